@@ -1,0 +1,124 @@
+"""Command line: ``speeduptest CONFIG.csv [--alpha 0.05] [-o DIR] [--format html,pdf,json] …``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .analysis import analyse_config
+from .config import ConfigError
+from .model import Settings
+from .output import write_files
+from .render.terminal import render_terminal
+from .reports import DEFAULT_FORMATS, FORMATS, render_formats
+
+EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED = 0, 1, 2
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be strictly between 0 and 1")
+    return value
+
+
+def _count(minimum: int) -> type:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
+        return value
+    return parse  # type: ignore[return-value]
+
+
+def _formats(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown format(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(FORMATS)}")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="speeduptest",
+        description="Is the optimized version really faster? Runs the Speedup-Test protocol on "
+                    "every benchmark of CONFIG and writes reports.",
+    )
+    parser.add_argument("config", type=Path, help="CSV with columns benchmark, initial, "
+                        "optimized[, weight, confidence]")
+    parser.add_argument("--alpha", type=_probability, default=0.05,
+                        help="risk of every test, unless a config row sets its confidence "
+                             "(default 0.05)")
+    parser.add_argument("-o", "--output", type=Path, default=Path("speeduptest-report"),
+                        help="folder for the reports (default speeduptest-report)")
+    parser.add_argument("--format", type=_formats, default=DEFAULT_FORMATS,
+                        help="comma-separated: html, pdf, json (default all)")
+    parser.add_argument("--proportion-confidence", type=_probability, default=None,
+                        help="confidence level of the accelerated-proportion interval "
+                             "(default 1 - alpha)")
+    parser.add_argument("--precision", type=_probability, default=0.05,
+                        help="half-width wanted for the proportion interval (default 0.05)")
+    parser.add_argument("--large-sample", type=_count(1), default=30,
+                        help="a sample is large when it has more values than this (default 30)")
+    parser.add_argument("--bootstrap", type=_count(1), default=10_000,
+                        help="resamples of every resampling method (default 10000)")
+    parser.add_argument("--seed", type=_count(0), default=0, help="random seed (default 0)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print nothing but fatal errors")
+    parser.add_argument("--version", action="version", version=f"speeduptest {__version__}")
+    return parser
+
+
+class _Progress:
+    """A one-line progress indicator on stderr, for terminals only."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, index: int, total: int, name: str) -> None:
+        if self.enabled:
+            sys.stderr.write(f"\r\x1b[Kanalysing {index}/{total}: {name[:50]}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings(
+        alpha=args.alpha,
+        proportion_confidence=args.proportion_confidence,
+        precision=args.precision,
+        large_sample=args.large_sample,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+    )
+    progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
+    try:
+        results = analyse_config(args.config, settings, progress)
+    except ConfigError as error:
+        progress.done()
+        print(f"speeduptest: error: {error}", file=sys.stderr)
+        return EXIT_NOTHING_ANALYSED
+    progress.done()
+    files = render_formats(results, args.format)
+    written = write_files(args.output, files)
+    if not args.quiet:
+        print(render_terminal(results, [str(args.output / name) for name in written]), end="")
+    if not results.analysed:
+        return EXIT_NOTHING_ANALYSED
+    return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

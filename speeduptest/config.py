@@ -1,0 +1,175 @@
+"""Reading the config CSV: one row per benchmark (SPEC §3).
+
+Problems with one row become errors of that benchmark (with file and line) and the other rows
+are still read; problems that leave nothing to analyse raise :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import InputError, Notice, complement
+
+REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
+OPTIONAL_COLUMNS = ("weight", "confidence")
+
+
+class ConfigError(Exception):
+    """The config cannot be used at all (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """One config row: a benchmark to analyse, or the errors that prevent it."""
+
+    name: str
+    line: int
+    initial: Path | None
+    optimized: Path | None
+    initial_display: str | None
+    optimized_display: str | None
+    weight: float | None
+    alpha: float | None
+    errors: tuple[InputError, ...] = ()
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    benchmarks: tuple[BenchmarkSpec, ...]
+    notices: tuple[Notice, ...] = ()
+
+
+def _display(config_path: Path, relative: str) -> str:
+    """How to show a sample path: as the user can find it from the current folder."""
+    return os.path.normpath(str(config_path.parent / relative))
+
+
+def _parse_weight(cell: str) -> tuple[float | None, str | None]:
+    if cell == "":
+        return 1.0, None
+    try:
+        weight = float(cell)
+    except ValueError:
+        return None, f"weight '{cell}' is not a number"
+    if not math.isfinite(weight) or weight <= 0:
+        return None, f"weight '{cell}' must be a finite number > 0"
+    return weight, None
+
+
+def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | None]:
+    if cell == "":
+        return default_alpha, None
+    try:
+        confidence = float(cell)
+    except ValueError:
+        return None, f"confidence '{cell}' is not a number"
+    if not 0 < confidence < 1:
+        hint = f" (write {confidence / 100:g} for {cell}%)" if 1 < confidence < 100 else ""
+        return None, f"confidence '{cell}' must be strictly between 0 and 1{hint}"
+    return complement(confidence), None  # 1 − confidence, without binary noise
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, not a config file") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not a CSV text file (invalid UTF-8)") from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise ConfigError(f"{path}:{line}: not a CSV text file (NUL byte)")
+    return text
+
+
+def read_config(path: Path, default_alpha: float) -> Config:
+    """Read the config at ``path``; rows without their own confidence get ``default_alpha``."""
+    text = _read_text(path)
+    # Keep physical line numbers: comment and blank lines are skipped but still counted.
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
+                if line.strip() and not line.lstrip().startswith("#")]
+    if not numbered:
+        raise ConfigError(f"{path}: the config is empty (it needs a header row and benchmarks)")
+    reader = csv.reader(line for _, line in numbered)
+    try:
+        rows = [(numbered[reader.line_num - 1][0], row) for row in reader]
+    except csv.Error as error:
+        raise ConfigError(f"{path}:{numbered[reader.line_num - 1][0]}: not valid CSV ({error})"
+                          ) from None
+
+    header_line, header_cells = rows[0]
+    header = [cell.strip().lower() for cell in header_cells]
+    missing = [column for column in REQUIRED_COLUMNS if column not in header]
+    if missing:
+        hint = (" The config must be comma-separated." if any(";" in c or "\t" in c for c in header)
+                else "")
+        raise ConfigError(
+            f"{path}:{header_line}: missing required column(s) {', '.join(missing)} in the header "
+            f"(found: {', '.join(header) or 'nothing'}).{hint}"
+        )
+    duplicated = sorted({column for column in header if header.count(column) > 1 and column})
+    if duplicated:
+        raise ConfigError(f"{path}:{header_line}: column(s) {', '.join(duplicated)} appear twice")
+    if len(rows) == 1:
+        raise ConfigError(f"{path}: the config has a header but no benchmark rows")
+    notices = []
+    unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
+    if unknown:
+        notices.append(Notice(
+            "config-unknown-columns",
+            f"{path}:{header_line}: column(s) {', '.join(unknown)} are not used and were ignored.",
+            f"Known columns: {', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)}.",
+        ))
+
+    first_seen: dict[str, int] = {}
+    benchmarks = []
+    for line, cells in rows[1:]:
+        errors: list[str] = []
+        if len(cells) > len(header):
+            errors.append(f"this row has {len(cells)} cells but the header has {len(header)} "
+                          "columns")
+        record = {column: (cells[i].strip() if i < len(cells) else "")
+                  for i, column in enumerate(header)}
+        name = record["benchmark"]
+        if not name:
+            errors.append("the benchmark name is empty")
+            name = f"(line {line})"
+        elif name in first_seen:
+            errors.append(f"duplicate benchmark name '{name}' (first defined at line "
+                          f"{first_seen[name]})")
+        else:
+            first_seen[name] = line
+        paths = {}
+        for role in ("initial", "optimized"):
+            if record[role]:
+                paths[role] = (path.parent / record[role], _display(path, record[role]))
+            else:
+                errors.append(f"the {role} sample file is not given")
+                paths[role] = (None, None)
+        weight, weight_error = _parse_weight(record.get("weight", ""))
+        alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
+        errors += [e for e in (weight_error, alpha_error) if e]
+        benchmarks.append(BenchmarkSpec(
+            name=name,
+            line=line,
+            initial=paths["initial"][0],
+            optimized=paths["optimized"][0],
+            initial_display=paths["initial"][1],
+            optimized_display=paths["optimized"][1],
+            weight=weight,
+            alpha=alpha,
+            errors=tuple(InputError(str(path), line, message) for message in errors),
+        ))
+    return Config(path, tuple(benchmarks), tuple(notices))

@@ -1,0 +1,205 @@
+"""The results model: plain data that flows from the analysis to the renderers.
+
+Everything a report shows is in here, already computed; renderers only format it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
+
+Verdict = Literal["significant", "not_significant", "inconclusive"]
+Status = Literal["ok", "error"]
+
+
+@dataclass(frozen=True)
+class InputError:
+    """A problem with the input, located in a file (and line, where there is one)."""
+
+    path: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A warning: what happened, and what the user can do about it."""
+
+    code: str
+    message: str
+    advice: str
+
+
+@dataclass(frozen=True)
+class SampleSummary:
+    n: int
+    mean: float
+    median: float
+    min: float
+    max: float
+    std: float | None
+
+
+@dataclass(frozen=True)
+class Speedups:
+    """ET(initial) / ET(optimized) for each execution-time estimator."""
+
+    mean: float
+    median: float
+    min: float
+
+
+@dataclass(frozen=True)
+class ProtocolTests:
+    """Every test of the protocol, computed once; decisions at any risk level read them."""
+
+    shapiro_initial: ShapiroResult
+    shapiro_optimized: ShapiroResult
+    f_test: FTestResult
+    t_student: TTestResult
+    t_welch: TTestResult
+    ks: KSResult
+    wilcoxon: WilcoxonResult
+
+    def t_test_at(self, alpha: float) -> TTestResult:
+        """Student's test unless the F-test rejects equal variances at ``alpha``."""
+        return self.t_welch if self.f_test.rejects(alpha) else self.t_student
+
+    def p_values(self) -> list[float]:
+        tests = (self.shapiro_initial, self.shapiro_optimized, self.f_test, self.t_student,
+                 self.t_welch, self.ks, self.wilcoxon)
+        return [test.p_value for test in tests if test.p_value is not None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one decision tree at one risk level, with the path taken in words."""
+
+    verdict: Verdict
+    steps: tuple[str, ...]
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True)
+class PairAnalysis:
+    """The Speedup-Test protocol applied to one initial/optimized pair."""
+
+    alpha: float
+    large_sample: int
+    small: bool
+    initial: SampleSummary
+    optimized: SampleSummary
+    speedup: Speedups
+    tests: ProtocolTests
+    mean: Decision
+    median: Decision
+    mean_max_confidence: float | None
+    median_max_confidence: float | None
+    sample_notices: tuple[Notice, ...] = ()
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        return self.sample_notices + self.mean.notices + self.median.notices
+
+
+@dataclass(frozen=True)
+class BenchmarkResult:
+    name: str
+    weight: float | None
+    alpha: float | None
+    config_line: int | None
+    initial_path: str | None
+    optimized_path: str | None
+    analysis: PairAnalysis | None = None
+    errors: tuple[InputError, ...] = ()
+
+    @property
+    def status(self) -> Status:
+        return "ok" if self.analysis is not None and not self.errors else "error"
+
+
+@dataclass(frozen=True)
+class ProportionEstimate:
+    """How many benchmarks were accelerated, with a confidence interval for the proportion."""
+
+    accelerated: int
+    total: int
+    proportion: float | None
+    confidence: float
+    ci: tuple[float, float] | None
+    ci_valid: bool
+    required_benchmarks: int | None
+
+
+@dataclass(frozen=True)
+class OverallFigure:
+    """Weighted overall speedup and gain for one execution-time estimator."""
+
+    speedup: float | None
+    gain: float | None
+    proportion: ProportionEstimate | None = None
+
+
+@dataclass(frozen=True)
+class Overall:
+    mean: OverallFigure
+    median: OverallFigure
+    min: OverallFigure
+    caveat: str = ""
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    alpha: float = 0.05
+    proportion_confidence: float | None = None  # None: 1 - alpha
+    precision: float = 0.05
+    large_sample: int = 30
+    bootstrap: int = 10_000
+    seed: int = 0
+
+    @property
+    def effective_proportion_confidence(self) -> float:
+        if self.proportion_confidence is not None:
+            return self.proportion_confidence
+        return complement(self.alpha)
+
+
+def complement(probability: float) -> float:
+    """1 − p without binary noise: complement(0.95) is 0.05, not 0.050000000000000044."""
+    return float(f"{1.0 - probability:.12g}")
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """An input file of the run, with its checksum for the reproducibility block."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Results:
+    tool_version: str
+    settings: Settings
+    config_path: Path
+    benchmarks: tuple[BenchmarkResult, ...]
+    overall: Overall
+    notices: tuple[Notice, ...] = ()
+    errors: tuple[InputError, ...] = ()
+    input_files: tuple[InputFile, ...] = field(default=())
+
+    @property
+    def analysed(self) -> tuple[BenchmarkResult, ...]:
+        return tuple(b for b in self.benchmarks if b.status == "ok")
+
+    @property
+    def failed(self) -> tuple[BenchmarkResult, ...]:
+        return tuple(b for b in self.benchmarks if b.status == "error")

@@ -1,0 +1,116 @@
+"""Figures over all benchmarks: weighted overall speedups and the accelerated proportion.
+
+Reference: Touati, Worms, Briais, "The Speedup-Test", CCPE 2013, section 6 (overall speedup,
+and the confidence interval of the proportion of accelerated benchmarks).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from scipy import stats
+from statsmodels.stats.proportion import samplesize_confint_proportion
+
+from .model import Notice, Overall, OverallFigure, PairAnalysis, ProportionEstimate
+
+#: The normal approximation behind the interval is trusted when b·C·(1 − C) exceeds this.
+VALIDITY_THRESHOLD = 5.0
+
+RANDOM_SELECTION_CAVEAT = (
+    "The proportion interval means something only if the benchmarks were drawn at random from "
+    "a large population of programs; for a hand-picked suite it describes this suite alone."
+)
+
+
+def wilson_interval(
+    successes: int, trials: int, confidence: float, *, continuity: bool = True
+) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion, as R's ``prop.test(x, n, conf.level)``.
+
+    With ``continuity`` the Yates correction min(0.5, |x − n/2|) is applied as R does by
+    default (Newcombe 1998, method 4). Written out here because statsmodels' ``wilson`` method
+    has no continuity correction.
+    """
+    if trials <= 0:
+        raise ValueError("trials must be positive")
+    estimate = successes / trials
+    z = stats.norm.ppf((1 + confidence) / 2)
+    yates = min(0.5, abs(successes - trials * 0.5)) if continuity else 0.0
+    z22n = z * z / (2 * trials)
+
+    def bound(centre: float, sign: float) -> float:
+        spread = z * math.sqrt(centre * (1 - centre) / trials + z22n / (2 * trials))
+        return (centre + z22n + sign * spread) / (1 + 2 * z22n)
+
+    upper_centre = estimate + yates / trials
+    lower_centre = estimate - yates / trials
+    high = 1.0 if upper_centre >= 1 else bound(upper_centre, +1)
+    low = 0.0 if lower_centre <= 0 else bound(lower_centre, -1)
+    return max(low, 0.0), min(high, 1.0)
+
+
+def required_benchmarks(proportion: float, confidence: float, precision: float) -> int:
+    """Benchmarks needed for an interval of half-width ``precision``: ⌈(z/r)² C(1 − C)⌉."""
+    needed = samplesize_confint_proportion(proportion, precision, alpha=1 - confidence)
+    # Guard against 330.00000000000006-style noise before rounding up.
+    return math.ceil(round(float(needed), 9))
+
+
+def proportion_estimate(
+    accelerated: int, total: int, confidence: float, precision: float
+) -> ProportionEstimate:
+    if total == 0:
+        return ProportionEstimate(accelerated, total, None, confidence, None, False, None)
+    proportion = accelerated / total
+    return ProportionEstimate(
+        accelerated=accelerated,
+        total=total,
+        proportion=proportion,
+        confidence=confidence,
+        ci=wilson_interval(accelerated, total, confidence),
+        ci_valid=total * proportion * (1 - proportion) > VALIDITY_THRESHOLD,
+        required_benchmarks=required_benchmarks(proportion, confidence, precision),
+    )
+
+
+def _weighted_speedup(pairs: Sequence[tuple[float, PairAnalysis]], estimator: str) -> float | None:
+    if not pairs:
+        return None
+    initial = math.fsum(w * getattr(a.initial, estimator) for w, a in pairs)
+    optimized = math.fsum(w * getattr(a.optimized, estimator) for w, a in pairs)
+    return initial / optimized
+
+
+def _gain(speedup: float | None) -> float | None:
+    return None if speedup is None else 1 - 1 / speedup
+
+
+def overall_figures(
+    pairs: Sequence[tuple[float, PairAnalysis]], *, confidence: float, precision: float
+) -> Overall:
+    """Overall figures over the analysed benchmarks, given as (weight, analysis) pairs.
+
+    The overall speedup is S = Σ W·ET(initial) / Σ W·ET(optimized) and the gain 1 − 1/S, for
+    ET the mean, the median and the minimum.
+    """
+    figures = {}
+    notices: list[Notice] = []
+    for estimator in ("mean", "median", "min"):
+        speedup = _weighted_speedup(pairs, estimator)
+        proportion = None
+        if estimator != "min":
+            accelerated = sum(getattr(a, estimator).verdict == "significant" for _, a in pairs)
+            proportion = proportion_estimate(accelerated, len(pairs), confidence, precision)
+            if proportion.total and not proportion.ci_valid:
+                notices.append(Notice(
+                    f"proportion-{estimator}-inaccurate",
+                    f"The interval for the proportion of benchmarks whose {estimator} is "
+                    f"accelerated may be inaccurate: b·C·(1 − C) = "
+                    f"{proportion.total * proportion.proportion * (1 - proportion.proportion):.3g}"
+                    f" ≤ {VALIDITY_THRESHOLD:g}.",
+                    "Analyse more benchmarks: the normal approximation behind the interval "
+                    f"needs b·C·(1 − C) > {VALIDITY_THRESHOLD:g}.",
+                ))
+        figures[estimator] = OverallFigure(speedup, _gain(speedup), proportion)
+    return Overall(**figures, caveat=RANDOM_SELECTION_CAVEAT, notices=tuple(notices))

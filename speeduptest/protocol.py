@@ -1,0 +1,326 @@
+"""The per-benchmark Speedup-Test protocol: both decision trees and the highest confidence.
+
+The tests are computed once (:func:`run_tests`); a decision tree only reads their p-values at a
+given risk level, so evaluating the protocol at many risk levels (for ``max_confidence``) is cheap.
+
+Reference: Touati, Worms, Briais, "The Speedup-Test", CCPE 2013, sections 4 and 5 (the
+protocols for the mean and the median execution times).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .model import (
+    Decision,
+    Notice,
+    PairAnalysis,
+    ProtocolTests,
+    SampleSummary,
+    Speedups,
+)
+from .stattests import (
+    ShapiroResult,
+    f_test,
+    ks_test,
+    shapiro_wilk,
+    t_test,
+    wilcoxon_mann_whitney,
+)
+
+DecisionTree = Callable[[ProtocolTests, bool, float, int], Decision]
+
+
+def _p(value: float | None) -> str:
+    return "not computed" if value is None else f"{value:.3g}"
+
+
+def summarise(values: np.ndarray) -> SampleSummary:
+    return SampleSummary(
+        n=int(values.size),
+        mean=float(values.mean()),
+        median=float(np.median(values)),
+        min=float(values.min()),
+        max=float(values.max()),
+        std=float(values.std(ddof=1)) if values.size > 1 else None,
+    )
+
+
+def run_tests(x: np.ndarray, y: np.ndarray) -> ProtocolTests:
+    """Run every test of the protocol on initial sample ``x`` and optimized sample ``y``."""
+    return ProtocolTests(
+        shapiro_initial=shapiro_wilk(x),
+        shapiro_optimized=shapiro_wilk(y),
+        f_test=f_test(x, y),
+        t_student=t_test(x, y, equal_var=True),
+        t_welch=t_test(x, y, equal_var=False),
+        ks=ks_test(x, y),
+        wilcoxon=wilcoxon_mann_whitney(x, y),
+    )
+
+
+def _size_step(small: bool, n: int, m: int, large_sample: int) -> str:
+    if small:
+        return (f"Small samples: n = {n}, m = {m}; at least one side has at most "
+                f"{large_sample} values.")
+    return f"Large samples: n = {n} and m = {m}, both above {large_sample} values."
+
+
+def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str, bool | None]:
+    """Describe the Shapiro–Wilk outcome; the flag is True (normal), False (not) or None."""
+    if not result.computed:
+        return f"Shapiro–Wilk on the {side} sample: not computed ({result.note}).", None
+    if result.rejects(alpha):
+        return (f"Shapiro–Wilk on the {side} sample: p = {_p(result.p_value)} ≤ α = {alpha:g}, "
+                "normality rejected.", False)
+    return (f"Shapiro–Wilk on the {side} sample: p = {_p(result.p_value)} > α = {alpha:g}, "
+            "normality not rejected.", True)
+
+
+def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: int) -> Decision:
+    """Decision tree for the mean execution time (Speedup-Test, protocol for the mean).
+
+    1. Small samples whose normality is rejected (or cannot be checked) → ``inconclusive``:
+       the t-test needs normal data below the large-sample size.
+    2. Otherwise the one-sided t-test (Student's if the F-test does not reject equal variances,
+       Welch's otherwise) decides, H0: μ(initial) ≤ μ(optimized).
+    """
+    n, m = tests.shapiro_initial.n, tests.shapiro_optimized.n
+    steps = [_size_step(small, n, m, large_sample)]
+    notices: list[Notice] = []
+    not_normal: list[str] = []
+    unchecked: list[str] = []
+    sides = (("initial", tests.shapiro_initial), ("optimized", tests.shapiro_optimized))
+    for side, result in sides:
+        text, normal = _normality_step(side, result, alpha)
+        steps.append(text)
+        if normal is False:
+            not_normal.append(f"{side} (Shapiro–Wilk p = {_p(result.p_value)})")
+        elif normal is None:
+            unchecked.append(f"{side} ({result.note})")
+
+    if small and (not_normal or unchecked):
+        reason = ("normality is rejected for the " + " and the ".join(not_normal) if not_normal
+                  else "normality cannot be checked for the " + " and the ".join(unchecked))
+        if not_normal and unchecked:
+            reason += "; it cannot be checked for the " + " and the ".join(unchecked)
+        steps.append("The t-test is not valid for small samples that are not normal: "
+                     "the mean verdict is inconclusive.")
+        notices.append(Notice(
+            "mean-small-not-normal",
+            f"Mean verdict inconclusive: the samples are small (n = {n}, m = {m}, at most "
+            f"{large_sample} on one side) and {reason}, so the t-test cannot be trusted.",
+            f"Collect more than {large_sample} runs on each side, or rely on the median verdict.",
+        ))
+        return Decision("inconclusive", tuple(steps), tuple(notices))
+
+    if not small and not_normal:
+        notices.append(Notice(
+            "mean-large-not-normal",
+            f"Mean verdict: normality is rejected for the {' and the '.join(not_normal)}; "
+            "the samples are large, so the t-test is applied anyway, but its risk level may "
+            "not be preserved.",
+            "Look at the distribution plot for outliers or several modes (a mode switch such "
+            "as frequency scaling or a JIT tier); the median verdict is more robust.",
+        ))
+
+    f = tests.f_test
+    chosen = tests.t_test_at(alpha)
+    if not f.computed:
+        steps.append(f"F-test of equal variances: not computed ({f.note}).")
+    elif f.rejects(alpha):
+        steps.append(f"F-test of equal variances: p = {_p(f.p_value)} ≤ α, variances differ: "
+                     "Welch's t-test.")
+    else:
+        steps.append(f"F-test of equal variances: p = {_p(f.p_value)} > α, equal variances "
+                     "not rejected: Student's t-test.")
+    name = "Student's" if chosen.variant == "student" else "Welch's"
+    if not chosen.computed:
+        steps.append(f"{name} t-test: not computed ({chosen.note}): the mean verdict is "
+                     "inconclusive.")
+        notices.append(Notice(
+            "mean-t-test-not-computed",
+            f"Mean verdict inconclusive: the t-test cannot be computed ({chosen.note}).",
+            "Check the timer resolution: identical times usually mean the timer is too coarse "
+            "for this benchmark.",
+        ))
+        return Decision("inconclusive", tuple(steps), tuple(notices))
+    if chosen.rejects(alpha):
+        steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = "
+                     f"{_p(chosen.p_value)} ≤ α = {alpha:g}, rejected: the optimized mean is "
+                     "significantly lower.")
+        return Decision("significant", tuple(steps), tuple(notices))
+    steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = {_p(chosen.p_value)} "
+                 f"> α = {alpha:g}, not rejected.")
+    notices.append(Notice(
+        "mean-not-significant",
+        f"Mean speedup not significant: {name} t-test p = {_p(chosen.p_value)} > α = {alpha:g}; "
+        "the data do not show that the optimized mean is lower than the initial one.",
+        "If a small real speedup is expected, collect more runs to gain power; otherwise the "
+        "change does not speed up this benchmark on average.",
+    ))
+    return Decision("not_significant", tuple(steps), tuple(notices))
+
+
+def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample: int) -> Decision:
+    """Decision tree for the median execution time (Speedup-Test, protocol for the median).
+
+    1. Kolmogorov–Smirnov on the median-centred samples: if it rejects, the samples differ by
+       more than a location shift, so the rank test is not a comparison of medians. Small
+       samples → ``inconclusive``; large samples go on with a warning.
+    2. The one-sided Wilcoxon–Mann–Whitney test decides, Ha: P(initial > optimized) > 1/2.
+    """
+    n, m = tests.shapiro_initial.n, tests.shapiro_optimized.n
+    steps = [_size_step(small, n, m, large_sample)]
+    notices: list[Notice] = []
+    ks, wmw = tests.ks, tests.wilcoxon
+    if ks.rejects(alpha):
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p = {_p(ks.p_value)} "
+                     "≤ α, the distributions differ by more than a shift of location.")
+        if small:
+            steps.append("With small samples the rank test then says nothing about the "
+                         "medians: the median verdict is inconclusive.")
+            notices.append(Notice(
+                "median-small-shape-differs",
+                f"Median verdict inconclusive: the two distributions have different shapes "
+                f"(Kolmogorov–Smirnov p = {_p(ks.p_value)} ≤ α = {alpha:g}), and with small "
+                f"samples (n = {n}, m = {m}) the Wilcoxon–Mann–Whitney test cannot be read as a "
+                "comparison of medians.",
+                f"Collect more than {large_sample} runs on each side, and check the data for a "
+                "mode switch (several clusters of times) on one side only.",
+            ))
+            return Decision("inconclusive", tuple(steps), tuple(notices))
+        notices.append(Notice(
+            "median-large-shape-differs",
+            f"Median verdict: the two distributions have different shapes (Kolmogorov–Smirnov "
+            f"p = {_p(ks.p_value)} ≤ α = {alpha:g}); the samples are large, so the "
+            "Wilcoxon–Mann–Whitney test is applied anyway, but its risk level may not be "
+            "preserved.",
+            "Check the distribution plot for a mode switch or outliers on one side only.",
+        ))
+    else:
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p = {_p(ks.p_value)} "
+                     "> α, a pure shift of location is not rejected.")
+
+    if not wmw.computed:
+        steps.append(f"Wilcoxon–Mann–Whitney: not computed ({wmw.note}): the median verdict "
+                     "is inconclusive.")
+        notices.append(Notice(
+            "median-wilcoxon-not-computed",
+            f"Median verdict inconclusive: the Wilcoxon–Mann–Whitney test cannot be computed "
+            f"({wmw.note}).",
+            "Check the timer resolution: identical times usually mean the timer is too coarse.",
+        ))
+        return Decision("inconclusive", tuple(steps), tuple(notices))
+    method = "exact" if wmw.method == "exact" else "normal approximation"
+    if wmw.rejects(alpha):
+        steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
+                     f"p = {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
+                     "to be lower.")
+        return Decision("significant", tuple(steps), tuple(notices))
+    steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
+                 f"p = {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
+    notices.append(Notice(
+        "median-not-significant",
+        f"Median speedup not significant: Wilcoxon–Mann–Whitney p = {_p(wmw.p_value)} > "
+        f"α = {alpha:g}; the data do not show that optimized times tend to be lower than "
+        "initial ones.",
+        "If a small real speedup is expected, collect more runs; otherwise the change does not "
+        "speed up this benchmark.",
+    ))
+    return Decision("not_significant", tuple(steps), tuple(notices))
+
+
+def max_confidence(
+    decide: DecisionTree, tests: ProtocolTests, small: bool, large_sample: int
+) -> float | None:
+    """The highest confidence 1 − α* at which the whole protocol says ``significant``.
+
+    Decisions only change where α crosses a p-value of the benchmark (a test rejects when
+    p ≤ α), so the protocol is evaluated at each p-value, smallest first. The protocol is not
+    monotone in α (a larger α also rejects normality more easily), hence the search. A p-value
+    that underflowed to 0 stands for the smallest positive α, giving confidence 1.
+    """
+    for p_value in sorted(set(tests.p_values())):
+        if p_value >= 1:
+            break
+        alpha = max(p_value, np.nextafter(0.0, 1.0))
+        if decide(tests, small, alpha, large_sample).verdict == "significant":
+            return 1.0 - alpha
+    return None
+
+
+def _sample_notices(side: str, values: np.ndarray) -> list[Notice]:
+    if values.max() != values.min():
+        return []
+    return [Notice(
+        "identical-values",
+        f"All {values.size} values of the {side} sample are identical ({values[0]:g}): tests "
+        "that need a spread (Shapiro–Wilk, and the t-test if both sides are constant) are not "
+        "computed.",
+        "Check the timer resolution and that the benchmark really ran: identical times usually "
+        "mean the timer is too coarse or the result was cached.",
+    )]
+
+
+def _slowdown_notices(speedup: Speedups) -> list[Notice]:
+    slower = [f"{name} {value:.3g}" for name, value in
+              (("mean", speedup.mean), ("median", speedup.median)) if value < 1]
+    if not slower:
+        return []
+    return [Notice(
+        "slowdown",
+        f"The optimized version is slower: speedup of the {' and of the '.join(slower)} "
+        "(below 1 means slower).",
+        "Check that initial and optimized are not swapped in the config; otherwise the change "
+        "slows this benchmark down.",
+    )]
+
+
+def analyse_pair(
+    initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30
+) -> PairAnalysis:
+    """Apply the Speedup-Test protocol to one benchmark.
+
+    Parameters
+    ----------
+    initial, optimized
+        Execution times of the initial and of the optimized program (at least 3 each, > 0).
+    alpha
+        Risk level of every test.
+    large_sample
+        A sample is large when it has strictly more values than this.
+    """
+    x = np.asarray(initial, dtype=float)
+    y = np.asarray(optimized, dtype=float)
+    if x.size < 3 or y.size < 3:
+        raise ValueError("each sample needs at least 3 values")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y)) and x.min() > 0 and y.min() > 0):
+        raise ValueError("execution times must be finite and > 0")
+    small = x.size <= large_sample or y.size <= large_sample
+    tests = run_tests(x, y)
+    initial_summary, optimized_summary = summarise(x), summarise(y)
+    speedup = Speedups(
+        mean=initial_summary.mean / optimized_summary.mean,
+        median=initial_summary.median / optimized_summary.median,
+        min=initial_summary.min / optimized_summary.min,
+    )
+    return PairAnalysis(
+        alpha=alpha,
+        large_sample=large_sample,
+        small=small,
+        initial=initial_summary,
+        optimized=optimized_summary,
+        speedup=speedup,
+        tests=tests,
+        mean=decide_mean(tests, small, alpha, large_sample),
+        median=decide_median(tests, small, alpha, large_sample),
+        mean_max_confidence=max_confidence(decide_mean, tests, small, large_sample),
+        median_max_confidence=max_confidence(decide_median, tests, small, large_sample),
+        sample_notices=tuple(
+            _sample_notices("initial", x) + _sample_notices("optimized", y)
+            + _slowdown_notices(speedup)
+        ),
+    )

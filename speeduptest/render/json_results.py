@@ -1,0 +1,143 @@
+"""results.json (SPEC §6): stable field names, strict JSON (no NaN), byte-identical reruns."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from ..model import BenchmarkResult, Decision, Notice, OverallFigure, Results, SampleSummary
+from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
+
+
+def _number(value: float | None) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _summary(summary: SampleSummary) -> dict[str, Any]:
+    return {"n": summary.n, "mean": summary.mean, "median": summary.median, "min": summary.min,
+            "max": summary.max, "std": _number(summary.std)}
+
+
+def _shapiro(result: ShapiroResult) -> dict[str, Any]:
+    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+            "note": result.note}
+
+
+def _f_test(result: FTestResult) -> dict[str, Any]:
+    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+            "df": [result.df_numerator, result.df_denominator],
+            "alternative": result.alternative, "note": result.note}
+
+
+def _t_test(result: TTestResult) -> dict[str, Any]:
+    return {"variant": result.variant, "statistic": _number(result.statistic),
+            "df": _number(result.df), "p_value": _number(result.p_value),
+            "alternative": result.alternative, "note": result.note}
+
+
+def _ks(result: KSResult) -> dict[str, Any]:
+    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+            "method": result.method, "alternative": result.alternative, "note": result.note}
+
+
+def _wilcoxon(result: WilcoxonResult) -> dict[str, Any]:
+    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+            "method": result.method, "alternative": result.alternative, "note": result.note}
+
+
+def _decision(decision: Decision, max_confidence: float | None) -> dict[str, Any]:
+    return {"verdict": decision.verdict, "max_confidence": _number(max_confidence),
+            "steps": list(decision.steps)}
+
+
+def _notice(notice: Notice) -> dict[str, str]:
+    return {"code": notice.code, "message": notice.message, "advice": notice.advice}
+
+
+def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
+    analysis = benchmark.analysis
+    entry: dict[str, Any] = {
+        "name": benchmark.name,
+        "weight": _number(benchmark.weight),
+        "alpha": _number(benchmark.alpha),
+        "status": benchmark.status,
+        "files": {"initial": benchmark.initial_path, "optimized": benchmark.optimized_path,
+                  "config_line": benchmark.config_line},
+        "initial": None, "optimized": None, "speedup": None, "tests": None,
+        "mean": None, "median": None, "effect_size": None,
+        "warnings": [], "warning_details": [],
+        "errors": [str(error) for error in benchmark.errors],
+    }
+    if analysis is None:
+        return entry
+    tests = analysis.tests
+    entry.update({
+        "small": analysis.small,
+        "initial": _summary(analysis.initial),
+        "optimized": _summary(analysis.optimized),
+        "speedup": {"mean": analysis.speedup.mean, "median": analysis.speedup.median,
+                    "min": analysis.speedup.min},
+        "tests": {
+            "shapiro_initial": _shapiro(tests.shapiro_initial),
+            "shapiro_optimized": _shapiro(tests.shapiro_optimized),
+            "f_test": _f_test(tests.f_test),
+            "t_test": _t_test(tests.t_test_at(analysis.alpha)),
+            "ks_test": _ks(tests.ks),
+            "wilcoxon": _wilcoxon(tests.wilcoxon),
+        },
+        "mean": _decision(analysis.mean, analysis.mean_max_confidence),
+        "median": _decision(analysis.median, analysis.median_max_confidence),
+        "warnings": [notice.message for notice in analysis.notices],
+        "warning_details": [_notice(notice) for notice in analysis.notices],
+    })
+    return entry
+
+
+def _figure(figure: OverallFigure) -> dict[str, Any]:
+    entry: dict[str, Any] = {"speedup": _number(figure.speedup), "gain": _number(figure.gain)}
+    proportion = figure.proportion
+    if proportion is not None:
+        entry.update({
+            "accelerated": proportion.accelerated,
+            "total": proportion.total,
+            "proportion": _number(proportion.proportion),
+            "confidence": proportion.confidence,
+            "ci": list(proportion.ci) if proportion.ci is not None else None,
+            "ci_valid": proportion.ci_valid,
+            "required_benchmarks": proportion.required_benchmarks,
+        })
+    return entry
+
+
+def results_dict(results: Results) -> dict[str, Any]:
+    """The results model as the plain dictionary written to results.json."""
+    settings = results.settings
+    return {
+        "tool": {"name": "speeduptest", "version": results.tool_version},
+        "settings": {
+            "alpha": settings.alpha,
+            "proportion_confidence": settings.effective_proportion_confidence,
+            "precision": settings.precision,
+            "large_sample": settings.large_sample,
+            "bootstrap": settings.bootstrap,
+            "seed": settings.seed,
+        },
+        "benchmarks": [_benchmark(benchmark) for benchmark in results.benchmarks],
+        "overall": {
+            "mean": _figure(results.overall.mean),
+            "median": _figure(results.overall.median),
+            "min": _figure(results.overall.min),
+            "proportion_caveat": results.overall.caveat,
+        },
+        "warnings": [notice.message for notice in results.notices],
+        "warning_details": [_notice(notice) for notice in results.notices],
+        "errors": [str(error) for error in results.errors],
+    }
+
+
+def render_json(results: Results) -> str:
+    return json.dumps(results_dict(results), indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -1,0 +1,281 @@
+"""The five hypothesis tests of the Speedup-Test protocol.
+
+Each function takes the initial sample ``x`` and the optimized sample ``y`` (or one sample) and
+returns a small frozen result object in the manner of ``scipy.stats``: the statistic, the p-value,
+the alternative that was tested and how the p-value was obtained. A test that is undefined for the
+data (for example Shapiro–Wilk on a sample whose values are all identical) returns a result whose
+``statistic`` and ``p_value`` are ``None`` and whose ``note`` says why; it never returns NaN.
+
+The numbers agree with R's ``stats`` package (see ``tests/fixtures/generate_protocol_cases.R``).
+
+References
+----------
+Touati, Worms, Briais, "The Speedup-Test: a statistical methodology for program speedup analysis
+and computation", Concurrency and Computation: Practice and Experience 25(10), 2013.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+#: Shapiro–Wilk (Royston's AS R94 algorithm) is defined for 3 to 5000 values, as in R.
+SHAPIRO_MAX_SIZE = 5000
+#: R's wilcox.test uses the exact distribution below this size on both sides (and without ties).
+WILCOXON_EXACT_LIMIT = 50
+#: R's ks.test uses the exact two-sample distribution when n·m is below this.
+KS_EXACT_PRODUCT = 10_000
+
+Alternative = Literal["two-sided", "greater", "less"]
+
+
+class _HypothesisTest:
+    """Decision helpers shared by every result object (which all have ``p_value``)."""
+
+    p_value: float | None
+
+    @property
+    def computed(self) -> bool:
+        return self.p_value is not None
+
+    def rejects(self, alpha: float) -> bool:
+        """Whether the null hypothesis is rejected at risk ``alpha`` (``p <= alpha``)."""
+        return self.p_value is not None and self.p_value <= alpha
+
+
+@dataclass(frozen=True)
+class ShapiroResult(_HypothesisTest):
+    """Shapiro–Wilk test of normality of one sample (H0: the sample is normal)."""
+
+    statistic: float | None
+    p_value: float | None
+    n: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FTestResult(_HypothesisTest):
+    """F-test of equal variances, F = var(x) / var(y) (H0: the variances are equal)."""
+
+    statistic: float | None
+    p_value: float | None
+    df_numerator: int
+    df_denominator: int
+    alternative: Alternative = "two-sided"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class TTestResult(_HypothesisTest):
+    """Two-sample t-test of the means (Student's pooled or Welch's)."""
+
+    variant: Literal["student", "welch"]
+    statistic: float | None
+    df: float | None
+    p_value: float | None
+    alternative: Alternative = "greater"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class KSResult(_HypothesisTest):
+    """Two-sample Kolmogorov–Smirnov test (H0: both samples come from the same distribution)."""
+
+    statistic: float | None
+    p_value: float | None
+    method: Literal["exact", "asymptotic"]
+    alternative: Alternative = "two-sided"
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class WilcoxonResult(_HypothesisTest):
+    """Wilcoxon–Mann–Whitney rank-sum test, W = #{x_i > y_j} + ½ #{x_i = y_j}."""
+
+    statistic: float | None
+    p_value: float | None
+    method: Literal["exact", "normal"]
+    alternative: Alternative = "greater"
+    note: str | None = None
+
+
+def _is_constant(values: np.ndarray) -> bool:
+    return bool(values.size == 0 or values.max() == values.min())
+
+
+def _finite_or_none(value: float) -> float | None:
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
+    """Shapiro–Wilk normality test, as R's ``shapiro.test`` (Royston 1995, AS R94).
+
+    Not computed when the sample has fewer than 3 or more than 5000 values, or when all its
+    values are identical.
+    """
+    x = np.asarray(x, dtype=float)
+    n = int(x.size)
+    if n < 3 or n > SHAPIRO_MAX_SIZE:
+        return ShapiroResult(None, None, n, note=f"defined for 3 to {SHAPIRO_MAX_SIZE} values")
+    if _is_constant(x):
+        return ShapiroResult(None, None, n, note="all values are identical")
+    result = stats.shapiro(x)
+    return ShapiroResult(float(result.statistic), float(result.pvalue), n)
+
+
+def f_test(x: np.ndarray, y: np.ndarray) -> FTestResult:
+    """Two-sided F-test of equal variances, F = s²(x) / s²(y), as R's ``var.test``.
+
+    A zero variance on one side only gives F = 0 or ∞ and p = 0 (as R does); the statistic is
+    then reported as ``None`` because it is not a finite number. Not computed when both
+    variances are zero.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    df_num, df_den = x.size - 1, y.size - 1
+    var_x, var_y = np.var(x, ddof=1), np.var(y, ddof=1)
+    if var_x == 0 and var_y == 0:
+        return FTestResult(None, None, df_num, df_den, note="both samples have zero variance")
+    statistic = var_x / var_y if var_y > 0 else math.inf
+    distribution = stats.f(df_num, df_den)
+    p_value = min(1.0, 2.0 * min(distribution.cdf(statistic), distribution.sf(statistic)))
+    return FTestResult(_finite_or_none(statistic), float(p_value), df_num, df_den)
+
+
+def t_test(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    equal_var: bool,
+    alternative: Alternative = "greater",
+) -> TTestResult:
+    """Unpaired two-sample t-test, as R's ``t.test(x, y, alternative, var.equal)``.
+
+    With ``alternative="greater"`` the alternative hypothesis is mean(x) > mean(y), i.e. the
+    optimized program (y) is faster on average. Student's pooled-variance test when
+    ``equal_var``, Welch's test (Welch–Satterthwaite degrees of freedom) otherwise. Not computed
+    when the data are essentially constant (R's criterion: standard error below
+    10 ε · max(|mean(x)|, |mean(y)|)).
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    variant: Literal["student", "welch"] = "student" if equal_var else "welch"
+    n, m = x.size, y.size
+    var_x, var_y = np.var(x, ddof=1), np.var(y, ddof=1)
+    if equal_var:
+        pooled = ((n - 1) * var_x + (m - 1) * var_y) / (n + m - 2)
+        std_error = math.sqrt(pooled * (1 / n + 1 / m))
+    else:
+        std_error = math.sqrt(var_x / n + var_y / m)
+    scale = max(abs(x.mean()), abs(y.mean()))
+    if std_error < 10 * np.finfo(float).eps * scale:
+        return TTestResult(variant, None, None, None, alternative,
+                           note="data are essentially constant")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # precision warning on one constant side
+        result = stats.ttest_ind(x, y, equal_var=equal_var, alternative=alternative)
+    return TTestResult(
+        variant,
+        _finite_or_none(result.statistic),
+        _finite_or_none(result.df),
+        _finite_or_none(result.pvalue),
+        alternative,
+    )
+
+
+def _smirnov_statistic(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """D = max |F_x − F_y|, read only where a block of tied pooled values ends.
+
+    Returns D, whether each sorted pooled value comes from x, and whether it ends a tie block.
+    """
+    pooled = np.concatenate([x, y])
+    order = np.argsort(pooled, kind="mergesort")
+    from_x = order < x.size
+    sorted_values = pooled[order]
+    block_end = np.append(sorted_values[1:] != sorted_values[:-1], True)
+    difference = np.cumsum(np.where(from_x, 1.0 / x.size, -1.0 / y.size))
+    return float(np.max(np.abs(difference[block_end]))), from_x, block_end
+
+
+def _smirnov_exact_upper(statistic: float, m: int, n: int, block_end: np.ndarray) -> float:
+    """P(D ≥ statistic) under H0, exactly, conditional on the pooled ties (as R ≥ 4.2).
+
+    Counts the lattice paths (i values of x and j of y taken after i + j pooled values) that
+    reach |i/m − j/n| ≥ D at the end of a tie block, among all C(m + n, m) equally likely
+    label assignments (Schröer and Trenkler 1995). Integer arithmetic decides the boundary;
+    every row is scaled by i!·n!/(i + n)! so that the total at (m, n) is 1.
+    """
+    threshold = round(statistic * m * n)  # D·m·n is an integer: |i·n − j·m|
+    crossed = [0.0] * (n + 1)  # scaled count of paths to (i, j) that reached the boundary
+    total = [1.0] * (n + 1)  # scaled count of all paths to (i, j)
+    for j in range(1, n + 1):
+        if block_end[j - 1] and j * m >= threshold:
+            crossed[j] = total[j]
+        else:
+            crossed[j] = crossed[j - 1]
+    for i in range(1, m + 1):
+        scale = i / (i + n)
+        total[0] *= scale
+        crossed[0] = total[0] if block_end[i - 1] and i * n >= threshold else crossed[0] * scale
+        for j in range(1, n + 1):
+            total[j] = scale * total[j] + total[j - 1]
+            if block_end[i + j - 1] and abs(i * n - j * m) >= threshold:
+                crossed[j] = total[j]
+            else:
+                crossed[j] = scale * crossed[j] + crossed[j - 1]
+    return min(1.0, crossed[n])
+
+
+def ks_test(x: np.ndarray, y: np.ndarray) -> KSResult:
+    """Two-sided two-sample Kolmogorov–Smirnov test on the median-centred samples.
+
+    The Speedup-Test applies it to X − med(X) and Y − med(Y): rejecting means the two
+    distributions differ by more than a location shift, so the Wilcoxon–Mann–Whitney test cannot
+    be read as a comparison of medians. As R's ``ks.test`` (R ≥ 4.2): the exact conditional
+    distribution, which accounts for ties, when n·m < 10,000, and Kolmogorov's limiting
+    distribution of √(nm/(n + m))·D otherwise. Centring on the median makes ties common (both
+    centred samples contain 0 when their sizes are odd), and scipy's exact method ignores ties,
+    hence the own implementation.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    m, n = x.size, y.size
+    statistic, _, block_end = _smirnov_statistic(x - np.median(x), y - np.median(y))
+    if m * n < KS_EXACT_PRODUCT:
+        return KSResult(statistic, _smirnov_exact_upper(statistic, m, n, block_end), "exact")
+    p_value = float(stats.kstwobign.sf(math.sqrt(m * n / (m + n)) * statistic))
+    return KSResult(statistic, p_value, "asymptotic")
+
+
+def wilcoxon_mann_whitney(
+    x: np.ndarray, y: np.ndarray, *, alternative: Alternative = "greater"
+) -> WilcoxonResult:
+    """Wilcoxon–Mann–Whitney rank-sum test, as R's ``wilcox.test(x, y, alternative)``.
+
+    With ``alternative="greater"`` the alternative is that x tends to be greater than y,
+    P(X > Y) > 1/2. Exact p-value when both samples have fewer than 50 values and the pooled
+    sample has no ties; otherwise the normal approximation with tie and continuity correction.
+    Not computed when all pooled values are identical (the rank statistic has no variance).
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    pooled = np.concatenate([x, y])
+    has_ties = np.unique(pooled).size < pooled.size
+    exact = x.size < WILCOXON_EXACT_LIMIT and y.size < WILCOXON_EXACT_LIMIT and not has_ties
+    method: Literal["exact", "normal"] = "exact" if exact else "normal"
+    if _is_constant(pooled):
+        return WilcoxonResult(None, None, method, alternative, note="all values are identical")
+    result = stats.mannwhitneyu(
+        x,
+        y,
+        use_continuity=True,
+        alternative=alternative,
+        method="exact" if exact else "asymptotic",
+    )
+    return WilcoxonResult(float(result.statistic), float(result.pvalue), method, alternative)
