@@ -108,6 +108,11 @@ def _is_constant(values: np.ndarray) -> bool:
     return bool(values.size == 0 or values.max() == values.min())
 
 
+def _variance(values: np.ndarray) -> float:
+    """Sample variance, exactly 0 for identical values (numpy's mean may leave 1e-31)."""
+    return 0.0 if _is_constant(values) else float(np.var(values, ddof=1))
+
+
 def _finite_or_none(value: float) -> float | None:
     value = float(value)
     return value if math.isfinite(value) else None
@@ -139,7 +144,7 @@ def f_test(x: np.ndarray, y: np.ndarray) -> FTestResult:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     df_num, df_den = x.size - 1, y.size - 1
-    var_x, var_y = np.var(x, ddof=1), np.var(y, ddof=1)
+    var_x, var_y = _variance(x), _variance(y)
     if var_x == 0 and var_y == 0:
         return FTestResult(None, None, df_num, df_den, note="both samples have zero variance")
     statistic = var_x / var_y if var_y > 0 else math.inf
@@ -189,18 +194,21 @@ def t_test(
     )
 
 
-def _smirnov_statistic(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def _smirnov_statistic(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
     """D = max |F_x − F_y|, read only where a block of tied pooled values ends.
 
-    Returns D, whether each sorted pooled value comes from x, and whether it ends a tie block.
+    Returns D and whether each sorted pooled value ends a tie block. Counts are integers, so
+    D is exact: i values of x and j of y below a point give |i/m − j/n| = |i·n − j·m| / (m·n).
     """
+    m, n = x.size, y.size
     pooled = np.concatenate([x, y])
     order = np.argsort(pooled, kind="mergesort")
-    from_x = order < x.size
     sorted_values = pooled[order]
     block_end = np.append(sorted_values[1:] != sorted_values[:-1], True)
-    difference = np.cumsum(np.where(from_x, 1.0 / x.size, -1.0 / y.size))
-    return float(np.max(np.abs(difference[block_end]))), from_x, block_end
+    taken_x = np.cumsum(order < m)
+    taken_y = np.arange(1, m + n + 1) - taken_x
+    distance = np.abs(taken_x * n - taken_y * m)[block_end].max()
+    return float(distance / (m * n)), block_end
 
 
 def _smirnov_exact_upper(statistic: float, m: int, n: int, block_end: np.ndarray) -> float:
@@ -246,7 +254,7 @@ def ks_test(x: np.ndarray, y: np.ndarray) -> KSResult:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     m, n = x.size, y.size
-    statistic, _, block_end = _smirnov_statistic(x - np.median(x), y - np.median(y))
+    statistic, block_end = _smirnov_statistic(x - np.median(x), y - np.median(y))
     if m * n < KS_EXACT_PRODUCT:
         return KSResult(statistic, _smirnov_exact_upper(statistic, m, n, block_end), "exact")
     p_value = float(stats.kstwobign.sf(math.sqrt(m * n / (m + n)) * statistic))
