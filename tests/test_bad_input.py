@@ -1,0 +1,268 @@
+"""Bad input never crashes the run: the benchmark gets an error naming file and line, every
+other benchmark is still analysed, and the exit status says so."""
+
+from __future__ import annotations
+
+import pytest
+
+HEADER = "benchmark,initial,optimized,weight,confidence\n"
+
+
+def by_name(data: dict) -> dict[str, dict]:
+    return {b["name"]: b for b in data["benchmarks"]}
+
+
+def assert_only_bad_fails(status: int, data: dict, bad: str, *fragments: str) -> str:
+    """The bad benchmark has an error with every fragment; the good one was analysed."""
+    assert status == 1
+    benchmarks = by_name(data)
+    assert benchmarks["good"]["status"] == "ok"
+    assert benchmarks["good"]["mean"]["verdict"] == "significant"
+    assert benchmarks[bad]["status"] == "error"
+    assert benchmarks[bad]["mean"] is None and benchmarks[bad]["tests"] is None
+    message = " | ".join(benchmarks[bad]["errors"])
+    for fragment in fragments:
+        assert fragment in message, message
+    assert message in " | ".join(data["errors"])
+    assert data["overall"]["mean"]["total"] == 1
+    return message
+
+
+def test_missing_sample_file(project):
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,nowhere.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "nowhere.txt", "not found",
+                          "initial")
+
+
+def test_unreadable_sample_file(project):
+    (project.root / "folder.txt").mkdir()
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,good-initial.txt,folder.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "folder.txt", "directory",
+                          "optimized")
+
+
+def test_binary_sample_file(project):
+    (project.root / "binary.txt").write_bytes(b"1.0\n\xff\xfe\x00\x01\n")
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,binary.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "binary.txt", "not a text file")
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n"])
+def test_empty_sample_file(project, content):
+    (project.root / "empty.txt").write_text(content)
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,empty.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "empty.txt", "no values")
+
+
+@pytest.mark.parametrize(("token", "fragment"), [
+    ("abc", "'abc' is not a number"),
+    ("1,5", "separate values with white space"),
+    ("1_000", "'1_000' is not a number"),
+    ("nan", "'nan' is not a finite number"),
+    ("NaN", "'NaN' is not a finite number"),
+    ("inf", "'inf' is not a finite number"),
+    ("-Infinity", "not a finite number"),
+    ("1e999", "overflows to infinity"),
+    ("0", "0 is not a valid execution time"),
+    ("0.0", "must be > 0"),
+    ("-2.5", "-2.5 is not a valid execution time"),
+])
+def test_bad_value_in_sample(project, token, fragment):
+    (project.root / "bad.txt").write_text(f"# header comment\n1.0 2.0\n3.0 {token} 4.0\n5.0\n")
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,bad.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "bad.txt:3", fragment)
+
+
+def test_all_bad_values_of_a_file_are_listed(project):
+    (project.root / "bad.txt").write_text("x\n1\ny 2\n3\nz\n")
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,bad.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    message = assert_only_bad_fails(status, data, "bad", "bad.txt:1", "bad.txt:3", "bad.txt:5")
+    assert message.count("is not a number") == 3
+
+
+@pytest.mark.parametrize("values", [[1.0], [1.0, 2.0]])
+def test_too_few_values(project, values):
+    (project.root / "few.txt").write_text(" ".join(map(str, values)))
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,good-initial.txt,few.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "few.txt",
+                          f"only {len(values)} value", "at least 3")
+
+
+def test_duplicate_benchmark_names(project):
+    good = project.good_pair("good")
+    config = project.config(HEADER + "# a comment line still counts\n" + good + "\n"
+                            + good.replace("good,", "dup,", 1) + "\n"
+                            + good.replace("good,", "dup,", 1) + "\n")
+    status, data = project.run(config)
+    assert status == 1
+    dups = [b for b in data["benchmarks"] if b["name"] == "dup"]
+    assert [b["status"] for b in dups] == ["ok", "error"]
+    assert "config.csv:5" in dups[1]["errors"][0]
+    assert "duplicate benchmark name 'dup' (first defined at line 4)" in dups[1]["errors"][0]
+    assert by_name(data)["good"]["status"] == "ok"
+
+
+@pytest.mark.parametrize(("weight", "fragment"), [
+    ("abc", "weight 'abc' is not a number"),
+    ("0", "weight '0' must be a finite number > 0"),
+    ("-1", "must be a finite number > 0"),
+    ("inf", "must be a finite number > 0"),
+    ("nan", "must be a finite number > 0"),
+])
+def test_bad_weight(project, weight, fragment):
+    bad = project.good_pair("bad")
+    config = project.config(HEADER + project.good_pair("good") + "\n" + f"{bad},{weight}\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", fragment)
+
+
+@pytest.mark.parametrize(("confidence", "fragment"), [
+    ("high", "confidence 'high' is not a number"),
+    ("95", "write 0.95 for 95%"),
+    ("1", "strictly between 0 and 1"),
+    ("0", "strictly between 0 and 1"),
+    ("-0.5", "strictly between 0 and 1"),
+    ("nan", "strictly between 0 and 1"),
+])
+def test_bad_confidence(project, confidence, fragment):
+    bad = project.good_pair("bad")
+    config = project.config(HEADER + project.good_pair("good") + "\n" + f"{bad},1,{confidence}\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", fragment)
+
+
+def test_missing_cells_in_a_row(project):
+    config = project.config(HEADER + project.good_pair("good") + "\n" + "bad,,\n"
+                            + ",good-initial.txt,good-optimized.txt\n")
+    status, data = project.run(config)
+    message = assert_only_bad_fails(status, data, "bad", "config.csv:3",
+                                    "initial sample file is not given",
+                                    "optimized sample file is not given")
+    assert message
+    unnamed = by_name(data)["(line 4)"]
+    assert "config.csv:4: the benchmark name is empty" in unnamed["errors"][0]
+
+
+def test_too_many_cells_in_a_row(project):
+    config = project.config("benchmark,initial,optimized\n" + project.good_pair("good") + "\n"
+                            + project.good_pair("bad") + ",1,0.9\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", "config.csv:3", "5 cells but the header has 3")
+
+
+def test_every_benchmark_bad_exits_2_with_reports(project):
+    config = project.config(HEADER + "a,x.txt,y.txt\nb,x.txt,y.txt\n")
+    status, data = project.run(config)
+    assert status == 2
+    assert [b["status"] for b in data["benchmarks"]] == ["error", "error"]
+    assert data["overall"]["mean"]["speedup"] is None
+    assert data["overall"]["mean"]["total"] == 0
+
+
+# ---------------------------------------------------------------- configs that cannot be used
+
+
+def run_fatal(project, config, capsys) -> str:
+    status, data = project.run(config)
+    assert status == 2
+    assert data is None  # nothing written
+    assert not (project.root / "report").exists() or not any((project.root / "report").iterdir())
+    return capsys.readouterr().err
+
+
+def test_config_does_not_exist(project, capsys):
+    err = run_fatal(project, project.root / "missing.csv", capsys)
+    assert "missing.csv: config file not found" in err
+
+
+def test_config_is_binary(project, capsys):
+    config = project.root / "config.csv"
+    config.write_bytes(b"benchmark,initial,optimized\n\x89PNG\r\n\x1a\n\xff\xd8")
+    err = run_fatal(project, config, capsys)
+    assert "config.csv:2: not a CSV text file" in err
+
+
+def test_config_is_empty(project, capsys):
+    err = run_fatal(project, project.config("# nothing here\n"), capsys)
+    assert "config.csv: the config is empty" in err
+
+
+def test_config_has_no_rows(project, capsys):
+    err = run_fatal(project, project.config(HEADER), capsys)
+    assert "header but no benchmark rows" in err
+
+
+@pytest.mark.parametrize(("header", "missing"), [
+    ("name,initial,optimized", "benchmark"),
+    ("benchmark,before,after", "initial, optimized"),
+])
+def test_config_missing_required_columns(project, capsys, header, missing):
+    config = project.config(f"# comment\n{header}\n" + project.good_pair("good") + "\n")
+    err = run_fatal(project, config, capsys)
+    assert f"config.csv:2: missing required column(s) {missing}" in err
+
+
+def test_config_with_semicolons(project, capsys):
+    config = project.config("benchmark;initial;optimized\na;x.txt;y.txt\n")
+    err = run_fatal(project, config, capsys)
+    assert "must be comma-separated" in err
+
+
+def test_config_not_csv_at_all(project, capsys):
+    config = project.config("<html><body>not a config</body></html>\n")
+    err = run_fatal(project, config, capsys)
+    assert "missing required column(s)" in err
+
+
+@pytest.mark.parametrize("argument", [["--alpha", "0"], ["--alpha", "1.5"], ["--alpha", "x"],
+                                      ["--format", "docx"], ["--large-sample", "-1"]])
+def test_bad_command_line_exits_2(project, capsys, argument):
+    config = project.config(HEADER + project.good_pair("good") + "\n")
+    with pytest.raises(SystemExit) as exit_info:
+        project.run(config, *argument)
+    assert exit_info.value.code == 2
+
+
+# ---------------------------------------------------------------- degenerate but valid data
+
+
+def test_identical_values_never_crash_or_emit_nan(project):
+    (project.root / "constant.txt").write_text("5 5 5 5 5 5 5 5 5 5\n")
+    (project.root / "constant2.txt").write_text("4 4 4 4 4 4 4 4 4 4\n")
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "one,constant.txt,good-optimized.txt\n"
+                            + "both,constant.txt,constant2.txt\n"
+                            + "same,constant.txt,constant.txt\n")
+    status, data = project.run(config)  # strict JSON parse: NaN would not load
+    assert status == 0
+    benchmarks = by_name(data)
+    one = benchmarks["one"]
+    assert one["tests"]["shapiro_initial"]["p_value"] is None
+    assert one["tests"]["shapiro_initial"]["note"] == "all values are identical"
+    assert one["mean"]["verdict"] == "inconclusive"  # small, normality cannot be checked
+    assert any("identical" in w for w in one["warnings"])
+    both = benchmarks["both"]
+    assert both["tests"]["t_test"]["p_value"] is None
+    assert both["mean"]["verdict"] == "inconclusive"
+    assert both["median"]["verdict"] == "significant"  # 5 > 4 every time
+    same = benchmarks["same"]
+    assert same["tests"]["wilcoxon"]["p_value"] is None
+    assert same["median"]["verdict"] == "inconclusive"
+    for benchmark in benchmarks.values():
+        for verdict in ("mean", "median"):
+            if benchmark[verdict]["verdict"] != "significant":
+                assert benchmark["warnings"], benchmark["name"]

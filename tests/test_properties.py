@@ -1,0 +1,94 @@
+"""Invariants of the protocol, checked on random data (hypothesis)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from speeduptest.protocol import analyse_pair, decide_mean, decide_median
+
+# Execution-time-like samples: positive, 3 to 60 values, possibly with ties (rounded values).
+times = st.lists(st.floats(0.5, 50.0, allow_nan=False, allow_infinity=False), min_size=3,
+                 max_size=60).map(lambda v: np.round(np.array(v), 3))
+alphas = st.sampled_from([0.01, 0.05, 0.1, 0.2])
+scales = st.sampled_from([1e-6, 1e-3, 0.37, 3.0, 1000.0, 2.0**20])
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def p_values(analysis) -> dict[str, float | None]:
+    tests = analysis.tests
+    return {name: getattr(tests, name).p_value for name in
+            ("shapiro_initial", "shapiro_optimized", "f_test", "t_student", "t_welch", "ks",
+             "wilcoxon")}
+
+
+def approx_equal(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a == pytest.approx(b, rel=1e-7, abs=1e-12)
+
+
+@SETTINGS
+@given(x=times, y=times, scale=scales, alpha=alphas)
+def test_scaling_all_times_changes_no_p_value_or_verdict(x, y, scale, alpha):
+    base = analyse_pair(x, y, alpha=alpha)
+    scaled = analyse_pair(x * scale, y * scale, alpha=alpha)
+    for name, p in p_values(base).items():
+        assert approx_equal(p, p_values(scaled)[name]), name
+    # A p-value within rounding of α could flip; only compare verdicts away from α.
+    assume(all(p is None or abs(p - alpha) > 1e-6 * alpha for p in p_values(base).values()))
+    assert scaled.mean.verdict == base.mean.verdict
+    assert scaled.median.verdict == base.median.verdict
+    for field in ("mean", "median", "min"):
+        assert getattr(scaled.speedup, field) == pytest.approx(getattr(base.speedup, field))
+
+
+@SETTINGS
+@given(x=times, y=times)
+def test_swapping_initial_and_optimized_inverts_every_speedup(x, y):
+    forward, backward = analyse_pair(x, y), analyse_pair(y, x)
+    for field in ("mean", "median", "min"):
+        product = getattr(forward.speedup, field) * getattr(backward.speedup, field)
+        assert product == pytest.approx(1.0, rel=1e-12)
+
+
+@SETTINGS
+@given(x=times, y=times, alpha=alphas)
+def test_max_confidence_is_consistent_with_the_verdicts(x, y, alpha):
+    analysis = analyse_pair(x, y, alpha=alpha)
+    for decide, verdict, confidence in (
+        (decide_mean, analysis.mean.verdict, analysis.mean_max_confidence),
+        (decide_median, analysis.median.verdict, analysis.median_max_confidence),
+    ):
+        if verdict == "significant":
+            # significant at α, so the highest confidence is at least 1 − α
+            assert confidence is not None and confidence >= 1 - alpha - 1e-12
+        if confidence is None:
+            assert verdict != "significant"
+        else:
+            # the protocol run at α* = 1 − confidence (up to the rounding of 1 − α*) says
+            # significant
+            at_best = decide(analysis.tests, analysis.small, 1 - confidence + 1e-12, 30)
+            assert at_best.verdict == "significant"
+            assert 0 < confidence <= 1
+
+
+@SETTINGS
+@given(x=times, y=times, alpha=alphas)
+def test_every_unfavourable_verdict_says_why(x, y, alpha):
+    analysis = analyse_pair(x, y, alpha=alpha)
+    codes = {notice.code.split("-")[0] for notice in analysis.notices}
+    for tree in ("mean", "median"):
+        if getattr(analysis, tree).verdict != "significant":
+            assert tree in codes
+
+
+@SETTINGS
+@given(x=times, y=times)
+def test_p_values_are_probabilities(x, y):
+    for p in p_values(analyse_pair(x, y)).values():
+        assert p is None or 0 <= p <= 1
