@@ -12,7 +12,7 @@
 #ifndef PASSES
 #define PASSES 3
 #endif
-#define TABLE (1u << 16)      /* table slots, power of two */
+#define TABLE (1u << 17)      /* table slots, power of two; > 2x the vocabulary */
 
 static char text[TEXT];
 static uint64_t keys[TABLE];
@@ -38,15 +38,15 @@ static uint64_t fnv1a(const char *s, size_t n)
 
 int main(void)
 {
-    /* words of 1..12 letters from a small alphabet, separated by spaces;
-     * a limited vocabulary so the table sees many repeats */
+    /* words of 1..6 letters from a 6-letter alphabet, separated by spaces:
+     * at most 55986 distinct words, so the table sees many repeats */
     uint32_t x = 12345u;
     for (size_t i = 0; i < TEXT; ) {
         x = x * 1103515245u + 12345u;
         size_t len = 1 + (x >> 16) % 6;
         for (size_t k = 0; k < len && i < TEXT; k++) {
             x = x * 1103515245u + 12345u;
-            text[i++] = (char)('a' + (x >> 16) % 8);
+            text[i++] = (char)('a' + (x >> 16) % 6);
         }
         if (i < TEXT) text[i++] = ' ';
     }
