@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__
 from .config import BenchmarkSpec, read_config
-from .model import BenchmarkResult, InputError, InputFile, Results, Settings
+from .model import BenchmarkResult, InputError, InputFile, Results, RunInfo, Settings
 from .overall import overall_figures
 from .protocol import analyse_pair
 from .samples import Sample, read_sample
@@ -65,7 +65,10 @@ def _analyse_benchmark(
 
 
 def analyse_config(
-    config_path: Path, settings: Settings, progress: Progress | None = None
+    config_path: Path,
+    settings: Settings,
+    progress: Progress | None = None,
+    run: RunInfo | None = None,
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
     config = read_config(config_path, settings.alpha)
@@ -90,4 +93,5 @@ def analyse_config(
         notices=config.notices + overall.notices,
         errors=tuple(error for b in benchmarks for error in b.errors),
         input_files=tuple(input_files),
+        run=run,
     )

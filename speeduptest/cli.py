@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
 from .analysis import analyse_config
 from .config import ConfigError
-from .model import Settings
+from .model import RunInfo, Settings
 from .output import write_files
 from .render.terminal import render_terminal
 from .reports import DEFAULT_FORMATS, FORMATS, render_formats
@@ -108,8 +110,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
     )
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
+    run = RunInfo(
+        command=shlex.join(["speeduptest", *(sys.argv[1:] if argv is None else argv)]),
+        started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+    )
     try:
-        results = analyse_config(args.config, settings, progress)
+        results = analyse_config(args.config, settings, progress, run)
     except ConfigError as error:
         progress.done()
         print(f"speeduptest: error: {error}", file=sys.stderr)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
+
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
 Verdict = Literal["significant", "not_significant", "inconclusive"]
@@ -83,6 +85,7 @@ class Decision:
     """The outcome of one decision tree at one risk level, with the path taken in words."""
 
     verdict: Verdict
+    reason: str  # the deciding fact in a few words, e.g. "Welch's t-test p = 0.23 > α"
     steps: tuple[str, ...]
     notices: tuple[Notice, ...] = ()
 
@@ -103,6 +106,11 @@ class PairAnalysis:
     mean_max_confidence: float | None
     median_max_confidence: float | None
     sample_notices: tuple[Notice, ...] = ()
+    # The measurements themselves, for the distribution figures of the reports.
+    initial_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
+                                       compare=False)
+    optimized_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
+                                         compare=False)
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -186,6 +194,15 @@ class InputFile:
 
 
 @dataclass(frozen=True)
+class RunInfo:
+    """How this run was started; shown in the reports, kept out of results.json so that the
+    same input and seed give a byte-identical file."""
+
+    command: str
+    started: str  # ISO 8601, UTC
+
+
+@dataclass(frozen=True)
 class Results:
     tool_version: str
     settings: Settings
@@ -194,7 +211,8 @@ class Results:
     overall: Overall
     notices: tuple[Notice, ...] = ()
     errors: tuple[InputError, ...] = ()
-    input_files: tuple[InputFile, ...] = field(default=())
+    input_files: tuple[InputFile, ...] = ()
+    run: RunInfo | None = None
 
     @property
     def analysed(self) -> tuple[BenchmarkResult, ...]:

@@ -20,6 +20,7 @@ from .model import (
     ProtocolTests,
     SampleSummary,
     Speedups,
+    Verdict,
 )
 from .stattests import (
     ShapiroResult,
@@ -79,6 +80,10 @@ def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str
             "normality not rejected.", True)
 
 
+def _decision(verdict: Verdict, reason: str, steps: list[str], notices: list[Notice]) -> Decision:
+    return Decision(verdict, reason, tuple(steps), tuple(notices))
+
+
 def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: int) -> Decision:
     """Decision tree for the mean execution time (Speedup-Test, protocol for the mean).
 
@@ -114,7 +119,8 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
             f"{large_sample} on one side) and {reason}, so the t-test cannot be trusted.",
             f"Collect more than {large_sample} runs on each side, or rely on the median verdict.",
         ))
-        return Decision("inconclusive", tuple(steps), tuple(notices))
+        normality = "rejected" if not_normal else "not checkable"
+        return _decision("inconclusive", f"small samples; normality {normality}", steps, notices)
 
     if not small and not_normal:
         notices.append(Notice(
@@ -146,12 +152,13 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
             "Check the timer resolution: identical times usually mean the timer is too coarse "
             "for this benchmark.",
         ))
-        return Decision("inconclusive", tuple(steps), tuple(notices))
+        return _decision("inconclusive", f"t-test not computable ({chosen.note})", steps, notices)
     if chosen.rejects(alpha):
         steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = "
                      f"{_p(chosen.p_value)} ≤ α = {alpha:g}, rejected: the optimized mean is "
                      "significantly lower.")
-        return Decision("significant", tuple(steps), tuple(notices))
+        reason = f"{name} t-test p = {_p(chosen.p_value)} ≤ α"
+        return _decision("significant", reason, steps, notices)
     steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = {_p(chosen.p_value)} "
                  f"> α = {alpha:g}, not rejected.")
     notices.append(Notice(
@@ -161,7 +168,8 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         "If a small real speedup is expected, collect more runs to gain power; otherwise the "
         "change does not speed up this benchmark on average.",
     ))
-    return Decision("not_significant", tuple(steps), tuple(notices))
+    reason = f"{name} t-test p = {_p(chosen.p_value)} > α"
+    return _decision("not_significant", reason, steps, notices)
 
 
 def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample: int) -> Decision:
@@ -191,7 +199,8 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
                 f"Collect more than {large_sample} runs on each side, and check the data for a "
                 "mode switch (several clusters of times) on one side only.",
             ))
-            return Decision("inconclusive", tuple(steps), tuple(notices))
+            reason = f"small samples; shapes differ (KS p = {_p(ks.p_value)})"
+            return _decision("inconclusive", reason, steps, notices)
         notices.append(Notice(
             "median-large-shape-differs",
             f"Median verdict: the two distributions have different shapes (Kolmogorov–Smirnov "
@@ -213,13 +222,13 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
             f"({wmw.note}).",
             "Check the timer resolution: identical times usually mean the timer is too coarse.",
         ))
-        return Decision("inconclusive", tuple(steps), tuple(notices))
+        return _decision("inconclusive", f"rank test not computable ({wmw.note})", steps, notices)
     method = "exact" if wmw.method == "exact" else "normal approximation"
     if wmw.rejects(alpha):
         steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
                      f"p = {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
                      "to be lower.")
-        return Decision("significant", tuple(steps), tuple(notices))
+        return _decision("significant", f"Wilcoxon p = {_p(wmw.p_value)} ≤ α", steps, notices)
     steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
                  f"p = {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
     notices.append(Notice(
@@ -230,7 +239,7 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
         "If a small real speedup is expected, collect more runs; otherwise the change does not "
         "speed up this benchmark.",
     ))
-    return Decision("not_significant", tuple(steps), tuple(notices))
+    return _decision("not_significant", f"Wilcoxon p = {_p(wmw.p_value)} > α", steps, notices)
 
 
 def max_confidence(
@@ -323,4 +332,6 @@ def analyse_pair(
             _sample_notices("initial", x) + _sample_notices("optimized", y)
             + _slowdown_notices(speedup)
         ),
+        initial_values=x,
+        optimized_values=y,
     )

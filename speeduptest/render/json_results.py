@@ -51,7 +51,7 @@ def _wilcoxon(result: WilcoxonResult) -> dict[str, Any]:
 
 def _decision(decision: Decision, max_confidence: float | None) -> dict[str, Any]:
     return {"verdict": decision.verdict, "max_confidence": _number(max_confidence),
-            "steps": list(decision.steps)}
+            "reason": decision.reason, "steps": list(decision.steps)}
 
 
 def _notice(notice: Notice) -> dict[str, str]:

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #ifndef SIZE
-#define SIZE (6u << 20)
+#define SIZE (18u << 20)
 #endif
 
 static unsigned char buf[SIZE];

@@ -7,10 +7,10 @@
 #include <time.h>
 
 #ifndef TEXT
-#define TEXT (8u << 20)       /* bytes of synthetic text */
+#define TEXT (16u << 20)      /* bytes of synthetic text */
 #endif
 #ifndef PASSES
-#define PASSES 3
+#define PASSES 5
 #endif
 #define TABLE (1u << 17)      /* table slots, power of two; > 2x the vocabulary */
 

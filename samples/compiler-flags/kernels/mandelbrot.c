@@ -4,13 +4,13 @@
 #include <time.h>
 
 #ifndef W
-#define W 640
+#define W 1280
 #endif
 #ifndef H
-#define H 480
+#define H 960
 #endif
 #ifndef MAXIT
-#define MAXIT 200
+#define MAXIT 300
 #endif
 
 volatile long sink;

@@ -5,7 +5,7 @@
 #include <time.h>
 
 #ifndef N
-#define N 320
+#define N 650
 #endif
 
 static double A[N][N], B[N][N], C[N][N];

@@ -9,7 +9,7 @@
 #define NB 256
 #endif
 #ifndef STEPS
-#define STEPS 400
+#define STEPS 800
 #endif
 
 static double px[NB], py[NB], pz[NB], vx[NB], vy[NB], vz[NB], m[NB];

@@ -8,7 +8,7 @@
 #define LIMIT 8000000
 #endif
 #ifndef REPS
-#define REPS 4
+#define REPS 12
 #endif
 
 static unsigned char composite[LIMIT + 1];

@@ -8,7 +8,7 @@
 #define G 512
 #endif
 #ifndef ITERS
-#define ITERS 150
+#define ITERS 1000
 #endif
 
 static double a[G][G], b[G][G];

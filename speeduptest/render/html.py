@@ -1,0 +1,182 @@
+"""The four reports (global, benchmarks, warnings, errors) as self-contained HTML.
+
+The same HTML is turned into PDF by :mod:`speeduptest.render.pdf` (weasyprint reads the print
+rules of the stylesheet), so both formats show exactly the same content. Templates only lay out
+what the results model holds; the filters below only format numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from ..model import PairAnalysis, Results
+from . import figures
+
+REPORTS = ("global", "benchmarks", "warnings", "errors")
+TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
+          "warnings": "Warnings", "errors": "Errors"}
+MapFunction = Callable[[Callable, Iterable], Iterable]
+VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
+                  "inconclusive": "inconclusive"}
+
+
+def _template_folder() -> Path:
+    """Installed: the ``speeduptest.templates`` package; from a source tree: ``templates/``."""
+    try:
+        folder = resources.files("speeduptest.templates")
+        if folder.is_dir():
+            return Path(str(folder))
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parents[2] / "templates"
+
+
+# ---------------------------------------------------------------- number formatting filters
+
+
+def number(value: float | None, digits: int = 4) -> str:
+    """``digits`` significant digits; whole numbers up to a billion without an exponent."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    text = f"{value:.{digits}g}"
+    if "e+" in text and abs(value) < 1e9:
+        return f"{value:.0f}"
+    return text
+
+
+def speedup(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3g}×"
+
+
+def p_value(value: float | None) -> str:
+    if value is None:
+        return "not computed"
+    if value == 0:
+        return "< 1e-300"
+    return f"{value:.3g}"
+
+
+def percent(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value * 100:.{digits}f}%"
+
+
+def signed_percent(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:+.1f}%"
+
+
+def confidence(value: float | None) -> str:
+    """A highest confidence: extreme values are shown as bounds, not as 100.00%."""
+    if value is None:
+        return "—"
+    if value >= 0.9999:
+        return "> 99.99%"
+    if value < 0.5:
+        return "< 50%"
+    return f"{value * 100:.2f}%"
+
+
+def verdict(value: str) -> str:
+    return VERDICT_LABELS.get(value, value)
+
+
+# ---------------------------------------------------------------- figures, drawn once per run
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The report figures as data URIs (each SVG isolated: no id clashes, no escaping)."""
+
+    overview: str | None
+    distributions: dict[int, str]  # benchmark index → data URI
+
+
+def _data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def distribution_uri(analysis: PairAnalysis) -> str:
+    return _data_uri(figures.distribution_figure(analysis))
+
+
+def draw_figures(results: Results, map_function: MapFunction = map) -> Figures:
+    """Draw every figure; ``map_function`` may spread the work over processes."""
+    overview = figures.speedup_overview_figure(results.benchmarks)
+    indices = [i for i, b in enumerate(results.benchmarks) if b.analysis is not None]
+    uris = map_function(distribution_uri, [results.benchmarks[i].analysis for i in indices])
+    return Figures(_data_uri(overview) if overview else None, dict(zip(indices, uris,
+                                                                       strict=True)))
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(_template_folder()),
+        autoescape=True,  # every user string (names, paths, messages) is escaped
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(number=number, speedup=speedup, p_value=p_value, percent=percent,
+                       signed_percent=signed_percent, confidence=confidence, verdict=verdict)
+    return env
+
+
+def anchor(index: int) -> str:
+    return f"benchmark-{index + 1}"
+
+
+class ReportRenderer:
+    """Renders the reports of one run; a report may be rendered in parts (for the PDF)."""
+
+    def __init__(self, results: Results, drawn: Figures, link_extension: str) -> None:
+        self.template_env = environment()
+        benchmarks = list(enumerate(results.benchmarks))
+        self.context = {
+            "results": results,
+            "benchmarks": benchmarks,
+            "figures": drawn,
+            "anchor": anchor,
+            "ext": link_extension,
+            "titles": TITLES,
+            "warned": [(i, b) for i, b in benchmarks if b.analysis and b.analysis.notices],
+            "failed": [(i, b) for i, b in benchmarks if b.errors],
+            "warning_count": len(results.notices) + sum(
+                len(b.analysis.notices) for b in results.benchmarks if b.analysis),
+            "show_header": True,
+            "show_footer": True,
+        }
+
+    def render(self, name: str, **overrides: object) -> str:
+        template = self.template_env.get_template(f"{name}.html")
+        return template.render({**self.context, "report": name, "title": TITLES[name],
+                                **overrides})
+
+    def render_all(self) -> dict[str, str]:
+        return {name: self.render(name) for name in REPORTS}
+
+    def render_benchmarks_in_parts(self, parts: int) -> list[str]:
+        """The per-benchmark report split into ``parts`` documents (each benchmark starts on
+        a new page, so the parts join seamlessly); only the first has the header."""
+        benchmarks = self.context["benchmarks"]
+        size = max(1, -(-len(benchmarks) // max(1, parts)))
+        chunks = [benchmarks[i:i + size] for i in range(0, len(benchmarks), size)] or [[]]
+        return [self.render("benchmarks", benchmarks=chunk, show_header=number == 0,
+                            show_footer=number == len(chunks) - 1)
+                for number, chunk in enumerate(chunks)]
+
+
+def render_html_reports(
+    results: Results, drawn: Figures | None = None, link_extension: str = "html"
+) -> dict[str, str]:
+    """The four reports as complete HTML documents."""
+    drawn = drawn if drawn is not None else draw_figures(results)
+    return ReportRenderer(results, drawn, link_extension).render_all()
