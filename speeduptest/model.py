@@ -174,6 +174,10 @@ class Settings:
     seed: int = 0
 
     @property
+    def confidence(self) -> float:
+        return complement(self.alpha)
+
+    @property
     def effective_proportion_confidence(self) -> float:
         if self.proportion_confidence is not None:
             return self.proportion_confidence

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 
@@ -16,9 +16,9 @@ def write_files(directory: Path, files: dict[str, bytes]) -> list[str]:
     """
     directory.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+        temporary = directory / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         try:
-            with os.fdopen(handle, "wb") as stream:
+            with open(temporary, "xb") as stream:  # "x": never an existing file; umask applies
                 stream.write(content)
             os.replace(temporary, directory / name)
         except BaseException:
