@@ -108,8 +108,8 @@ def test_pdf_text_has_names_and_overall_figures(report):
     for name in ("fast", "slow", "broken"):
         assert name in texts["global"]
     overall = data["overall"]
-    assert f"{overall['mean']['speedup']:.3g}×" in texts["global"]
-    assert f"{overall['median']['speedup']:.3g}×" in texts["global"]
+    assert f"{overall['mean']['speedup']:.4g}×" in texts["global"]
+    assert f"{overall['median']['speedup']:.4g}×" in texts["global"]
     low, high = overall["mean"]["ci"]
     assert f"[{low * 100:.1f}%, {high * 100:.1f}%]" in texts["global"]
     assert "drawn at random" in texts["global"]

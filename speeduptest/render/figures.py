@@ -15,6 +15,7 @@ matplotlib.use("Agg")  # no display; must precede pyplot
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from ..model import BenchmarkResult, PairAnalysis
@@ -87,6 +88,19 @@ def distribution_figure(analysis: PairAnalysis) -> str:
         return _to_svg(figure)
 
 
+def _plain_log_ticks(axis, speedups) -> None:
+    """Tick labels like 0.5 and 2 rather than 5×10⁻¹; minor ones too within one decade."""
+    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    axis.set_major_formatter(plain)
+    values = [v for s in speedups for v in (s.mean, s.median)]
+    if max(values) / min(values) < 10:
+        axis.set_minor_formatter(plain)
+
+
+def _short(name: str, limit: int = 32) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None:
     """Per-benchmark speedups of the mean and the median, coloured by verdict, log scale."""
     analysed = [b for b in benchmarks if b.analysis is not None]
@@ -95,9 +109,15 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
     labelled = len(analysed) <= LABELLED_LIMIT
     if not labelled:
         analysed = sorted(analysed, key=lambda b: b.analysis.speedup.mean)
-    height = max(1.6, 0.18 * len(analysed) + 0.9) if labelled else 3.2
+    labels = [_short(b.name) for b in analysed]
+    # Fixed margins in inches (names on the left, legend on top, axis label below).
+    height = 0.17 * len(analysed) + 1.1 if labelled else 3.2
+    left = 0.35 + 0.058 * max(len(label) for label in labels) if labelled else 0.7
+    width = 6.6
     with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(6.6, height))
+        figure, axes = plt.subplots(figsize=(width, height))
+        figure.subplots_adjust(left=left / width, right=0.97, top=1 - 0.4 / height,
+                               bottom=0.55 / height)
         positions = np.arange(len(analysed))
         for estimator, marker, offset in (("mean", "o", -0.15), ("median", "D", 0.15)):
             speedups = [getattr(b.analysis.speedup, estimator) for b in analysed]
@@ -110,14 +130,16 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
                 axes.scatter(positions, speedups, c=colours, marker=marker, s=6, zorder=3)
         if labelled:
             axes.axvline(1.0, color="black", linewidth=0.8)
-            axes.set_yticks(positions, [b.name for b in analysed])
+            axes.set_yticks(positions, labels)
             axes.set_ylim(len(analysed) - 0.5, -0.5)
             axes.set_xscale("log")
+            _plain_log_ticks(axes.xaxis, [b.analysis.speedup for b in analysed])
             axes.set_xlabel("speedup = ET(initial) / ET(optimized)   (> 1: optimized is faster)")
             axes.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
         else:
             axes.axhline(1.0, color="black", linewidth=0.8)
             axes.set_yscale("log")
+            _plain_log_ticks(axes.yaxis, [b.analysis.speedup for b in analysed])
             axes.set_xlabel("benchmarks, sorted by speedup of the mean")
             axes.set_ylabel("speedup (> 1: faster)")
             axes.grid(axis="y", which="both", linewidth=0.3, alpha=0.5)
@@ -126,8 +148,6 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
         handles += [plt.Line2D([], [], linestyle="", marker="s", color=colour,
                                label=VERDICT_LABELS[verdict])
                     for verdict, colour in VERDICT_COLOURS.items()]
-        axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.35 / height * 3
-                                                                           if labelled else -0.2),
-                    ncol=5, frameon=False)
-        figure.tight_layout()
+        axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=5,
+                    frameon=False, borderaxespad=0.3)
         return _to_svg(figure)

@@ -52,7 +52,7 @@ def number(value: float | None, digits: int = 4) -> str:
 
 
 def speedup(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3g}×"
+    return "—" if value is None else f"{value:.4g}×"
 
 
 def p_value(value: float | None) -> str:
