@@ -1,0 +1,1 @@
+"""Report templates (jinja2) and their stylesheet, shipped inside the package."""
