@@ -88,13 +88,14 @@ def distribution_figure(analysis: PairAnalysis) -> str:
         return _to_svg(figure)
 
 
-def _plain_log_ticks(axis, speedups) -> None:
-    """Tick labels like 0.5 and 2 rather than 5×10⁻¹; minor ones too within one decade."""
-    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
-    axis.set_major_formatter(plain)
+def _speedup_scale(axes, which: str, speedups) -> None:
+    """Log scale for speedups spanning a factor of 4 or more (ratios), linear otherwise (a log
+    axis over a narrow range shows one or two ticks); labels like 0.5 and 2, not 5×10⁻¹."""
     values = [v for s in speedups for v in (s.mean, s.median)]
-    if max(values) / min(values) < 10:
-        axis.set_minor_formatter(plain)
+    if max(values) / min(values) >= 4:
+        getattr(axes, f"set_{which}scale")("log")
+        plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+        getattr(axes, f"{which}axis").set_major_formatter(plain)
 
 
 def _short(name: str, limit: int = 32) -> str:
@@ -102,7 +103,7 @@ def _short(name: str, limit: int = 32) -> str:
 
 
 def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None:
-    """Per-benchmark speedups of the mean and the median, coloured by verdict, log scale."""
+    """Per-benchmark speedups of the mean and the median, coloured by verdict."""
     analysed = [b for b in benchmarks if b.analysis is not None]
     if not analysed:
         return None
@@ -132,14 +133,12 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
             axes.axvline(1.0, color="black", linewidth=0.8)
             axes.set_yticks(positions, labels)
             axes.set_ylim(len(analysed) - 0.5, -0.5)
-            axes.set_xscale("log")
-            _plain_log_ticks(axes.xaxis, [b.analysis.speedup for b in analysed])
+            _speedup_scale(axes, "x", [b.analysis.speedup for b in analysed])
             axes.set_xlabel("speedup = ET(initial) / ET(optimized)   (> 1: optimized is faster)")
             axes.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
         else:
             axes.axhline(1.0, color="black", linewidth=0.8)
-            axes.set_yscale("log")
-            _plain_log_ticks(axes.yaxis, [b.analysis.speedup for b in analysed])
+            _speedup_scale(axes, "y", [b.analysis.speedup for b in analysed])
             axes.set_xlabel("benchmarks, sorted by speedup of the mean")
             axes.set_ylabel("speedup (> 1: faster)")
             axes.grid(axis="y", which="both", linewidth=0.3, alpha=0.5)
