@@ -11,32 +11,12 @@ from typing import Literal
 
 import numpy as np
 
+from .effect_size import EffectSize
+from .notices import InputError, Notice
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
 Verdict = Literal["significant", "not_significant", "inconclusive"]
 Status = Literal["ok", "error"]
-
-
-@dataclass(frozen=True)
-class InputError:
-    """A problem with the input, located in a file (and line, where there is one)."""
-
-    path: str
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
-        return f"{where}: {self.message}"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A warning: what happened, and what the user can do about it."""
-
-    code: str
-    message: str
-    advice: str
 
 
 @dataclass(frozen=True)
@@ -126,7 +106,15 @@ class BenchmarkResult:
     initial_path: str | None
     optimized_path: str | None
     analysis: PairAnalysis | None = None
+    effect: EffectSize | None = None
+    design: str | None = None  # how hierarchical samples were reduced, in words
     errors: tuple[InputError, ...] = ()
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """Every warning of this benchmark: the protocol's, then the effect size's."""
+        protocol = self.analysis.notices if self.analysis else ()
+        return protocol + (self.effect.notices if self.effect else ())
 
     @property
     def status(self) -> Status:
@@ -147,12 +135,24 @@ class ProportionEstimate:
 
 
 @dataclass(frozen=True)
+class AggregateInterval:
+    """A speedup over all benchmarks with its bootstrap interval."""
+
+    definition: str
+    value: float
+    low: float
+    high: float
+    confidence: float
+
+
+@dataclass(frozen=True)
 class OverallFigure:
     """Weighted overall speedup and gain for one execution-time estimator."""
 
     speedup: float | None
     gain: float | None
     proportion: ProportionEstimate | None = None
+    interval: AggregateInterval | None = None  # bootstrap, for the mean only
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,7 @@ class Overall:
     mean: OverallFigure
     median: OverallFigure
     min: OverallFigure
+    geometric_mean: AggregateInterval | None = None
     caveat: str = ""
     notices: tuple[Notice, ...] = ()
 
@@ -176,6 +177,7 @@ class Settings:
     @property
     def confidence(self) -> float:
         return complement(self.alpha)
+
 
     @property
     def effective_proportion_confidence(self) -> float:

@@ -6,16 +6,31 @@ and the confidence interval of the proportion of accelerated benchmarks).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 
+import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-from .model import Notice, Overall, OverallFigure, PairAnalysis, ProportionEstimate
+from .model import (
+    AggregateInterval,
+    Notice,
+    Overall,
+    OverallFigure,
+    PairAnalysis,
+    ProportionEstimate,
+)
 
 #: The normal approximation behind the interval is trusted when b·C·(1 − C) exceeds this.
 VALIDITY_THRESHOLD = 5.0
+
+GEOMETRIC_MEAN_DEFINITION = (
+    "weighted geometric mean of the per-benchmark speedups of the means, "
+    "exp(Σ W·log(mean(initial)/mean(optimized)) / Σ W)"
+)
+OVERALL_SPEEDUP_DEFINITION = "overall speedup of the means, Σ W·mean(initial) / Σ W·mean(optimized)"
 
 RANDOM_SELECTION_CAVEAT = (
     "The proportion interval means something only if the benchmarks were drawn at random from "
@@ -86,8 +101,52 @@ def _gain(speedup: float | None) -> float | None:
     return None if speedup is None else 1 - 1 / speedup
 
 
+class BootstrapAggregate:
+    """Accumulates, resample by resample, what the aggregate speedups need, so that the
+    benchmarks' bootstrap means need not be kept: Σ W·log(speedup*), Σ W·mean*(initial) and
+    Σ W·mean*(optimized). Each benchmark is resampled independently (and hierarchically)."""
+
+    def __init__(self, resamples: int) -> None:
+        self.weighted_log_speedups = np.zeros(resamples)
+        self.weighted_initial = np.zeros(resamples)
+        self.weighted_optimized = np.zeros(resamples)
+        self.total_weight = 0.0
+
+    def add(self, weight: float, initial_means: np.ndarray, optimized_means: np.ndarray) -> None:
+        self.weighted_log_speedups += weight * np.log(initial_means / optimized_means)
+        self.weighted_initial += weight * initial_means
+        self.weighted_optimized += weight * optimized_means
+        self.total_weight += weight
+
+    def intervals(
+        self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
+    ) -> tuple[AggregateInterval, AggregateInterval] | None:
+        """Bootstrap percentile intervals of the weighted geometric mean of the per-benchmark
+        speedups of the means, and of the overall speedup Σ W·mean(initial) / Σ W·mean(opt.)."""
+        if not pairs or self.total_weight == 0:
+            return None
+        quantiles = [(1 - confidence) / 2, (1 + confidence) / 2]
+        total = math.fsum(w for w, _ in pairs)
+        geometric = math.exp(math.fsum(w * math.log(a.speedup.mean) for w, a in pairs) / total)
+        low, high = np.exp(np.quantile(self.weighted_log_speedups / self.total_weight, quantiles))
+        ratio = _weighted_speedup(pairs, "mean")
+        ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
+                                            quantiles)
+        return (
+            AggregateInterval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
+                              confidence),
+            AggregateInterval(OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low),
+                              float(ratio_high), confidence),
+        )
+
+
 def overall_figures(
-    pairs: Sequence[tuple[float, PairAnalysis]], *, confidence: float, precision: float
+    pairs: Sequence[tuple[float, PairAnalysis]],
+    *,
+    confidence: float,
+    precision: float,
+    aggregate: BootstrapAggregate | None = None,
+    aggregate_confidence: float = 0.95,
 ) -> Overall:
     """Overall figures over the analysed benchmarks, given as (weight, analysis) pairs.
 
@@ -113,4 +172,10 @@ def overall_figures(
                     f"needs b·C·(1 − C) > {VALIDITY_THRESHOLD:g}.",
                 ))
         figures[estimator] = OverallFigure(speedup, _gain(speedup), proportion)
-    return Overall(**figures, caveat=RANDOM_SELECTION_CAVEAT, notices=tuple(notices))
+    geometric = None
+    intervals = aggregate.intervals(pairs, aggregate_confidence) if aggregate else None
+    if intervals is not None:
+        geometric, ratio_interval = intervals
+        figures["mean"] = dataclasses.replace(figures["mean"], interval=ratio_interval)
+    return Overall(**figures, geometric_mean=geometric, caveat=RANDOM_SELECTION_CAVEAT,
+                   notices=tuple(notices))

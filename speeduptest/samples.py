@@ -1,4 +1,12 @@
-"""Reading one sample file: execution times separated by white space, ``#`` starts a comment.
+"""Reading one sample file.
+
+- A plain text file: execution times separated by white space; ``#`` starts a comment. Each
+  value is one independent measurement (a one-level sample).
+- A file ending in ``.csv``: a header, a ``value`` column with the measurements, and every
+  other column a grouping level, highest first (``build,invocation,value``): rows that share
+  all grouping values are repeated measurements of the lowest level. A last grouping column
+  whose groups all hold a single row (``invocation,iteration,value``) only numbers the
+  measurements, so it names the measurement level instead of adding one.
 
 Every problem is reported with the file and line where it is, and reading goes on, so a user
 sees all the bad values of a file at once.
@@ -6,15 +14,21 @@ sees all the bad values of a file at once.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
+import io
 import math
 import re
 from pathlib import Path
 
 import numpy as np
 
+from .hierarchy import Hierarchy
 from .model import InputError
+
+#: The name of the measurement level when the file does not give one.
+MEASUREMENT_LEVEL = "iteration"
 
 # A plain decimal number; Python's float() would also take "1_000", "nan" and "infinity".
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -28,7 +42,7 @@ class Sample:
     """The values read from one file, and the problems met (located in that file)."""
 
     path: str
-    values: np.ndarray
+    data: Hierarchy | None
     errors: tuple[InputError, ...] = ()
     problem: str | None = None  # a problem with the whole file: unreadable, not text
     sha256: str | None = None
@@ -36,6 +50,11 @@ class Sample:
     @property
     def ok(self) -> bool:
         return self.problem is None and not self.errors
+
+    @property
+    def top_units(self) -> int:
+        """The number of independent observations (top-level units)."""
+        return 0 if self.data is None else self.data.top_level_means.size
 
 
 def _token_problem(token: str) -> tuple[float | None, str | None]:
@@ -69,7 +88,70 @@ def parse_sample_text(text: str, path: str) -> Sample:
                 skipped += 1
     if skipped:
         errors.append(InputError(path, None, f"and {skipped} more bad values"))
-    return Sample(path, np.asarray(values, dtype=float), tuple(errors))
+    data = Hierarchy.flat(values) if values else None
+    return Sample(path, data, tuple(errors))
+
+
+def parse_sample_csv(text: str, path: str) -> Sample:
+    """Parse a hierarchical sample (CSV with a ``value`` column and grouping columns)."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        return Sample(path, None)
+    rows = list(csv.reader(io.StringIO("\n".join(line for _, line in lines))))
+    header = [cell.strip().lower() for cell in rows[0]]
+    header_line = lines[0][0]
+    if "value" not in header:
+        return Sample(path, None, (InputError(
+            path, header_line,
+            f"a .csv sample needs a 'value' column (found: {', '.join(header)})"),))
+    value_column = header.index("value")
+    levels = [name for i, name in enumerate(header) if i != value_column]
+    errors: list[InputError] = []
+    tree: dict = {}
+    sizes: dict[tuple[str, ...], int] = {}
+    for (line_number, _), cells in zip(lines[1:], rows[1:], strict=True):
+        if len(cells) != len(header):
+            errors.append(InputError(path, line_number, f"{len(cells)} cells, the header has "
+                                     f"{len(header)}"))
+            continue
+        cells = [cell.strip() for cell in cells]
+        value, problem = _token_problem(cells[value_column])
+        keys = tuple(cell for i, cell in enumerate(cells) if i != value_column)
+        if problem is None and any(key == "" for key in keys):
+            problem = "a grouping cell is empty"
+        if problem is not None:
+            if len(errors) < MAX_ERRORS_PER_FILE:
+                errors.append(InputError(path, line_number, problem))
+            continue
+        node = tree
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node.setdefault(keys[-1] if keys else "", []).append(value)
+        sizes[keys] = sizes.get(keys, 0) + 1
+    if errors or not sizes:
+        return Sample(path, None, tuple(errors))
+    measurement = MEASUREMENT_LEVEL
+    if levels and all(size == 1 for size in sizes.values()):
+        measurement = levels.pop()  # it numbers the measurements: not a level of its own
+        tree = _collapse_last(tree, len(levels))
+    if not levels:
+        flat = [v for group in tree.values() for v in group] if isinstance(tree, dict) else tree
+        return Sample(path, Hierarchy.flat(flat))
+    return Sample(path, Hierarchy(_nested(tree), (*levels, measurement)))
+
+
+def _collapse_last(tree: dict, depth: int):
+    """Merge the single-value groups of the last grouping column into their parents."""
+    if depth == 0:
+        return [value for group in tree.values() for value in group]
+    return {key: _collapse_last(child, depth - 1) for key, child in tree.items()}
+
+
+def _nested(node):
+    if isinstance(node, list):
+        return np.asarray(node, dtype=float)
+    return [_nested(child) for child in node.values()]
 
 
 def read_sample(file: Path, display: str) -> Sample:
@@ -77,17 +159,19 @@ def read_sample(file: Path, display: str) -> Sample:
     try:
         raw = file.read_bytes()
     except FileNotFoundError:
-        return Sample(display, np.empty(0), problem="file not found")
+        return Sample(display, None, problem="file not found")
     except IsADirectoryError:
-        return Sample(display, np.empty(0), problem="is a directory, not a file")
+        return Sample(display, None, problem="is a directory, not a file")
     except OSError as error:
-        return Sample(display, np.empty(0), problem=f"cannot be read ({error.strerror})")
+        return Sample(display, None, problem=f"cannot be read ({error.strerror})")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        return Sample(display, np.empty(0), problem=f"is not a text file (bad byte at line {line})")
+        return Sample(display, None,
+                      problem=f"is not a text file (bad byte at line {line})")
     if "\x00" in text:
-        return Sample(display, np.empty(0), problem="is not a text file (it contains NUL bytes)")
-    sample = parse_sample_text(text, display)
+        return Sample(display, None, problem="is not a text file (it contains NUL bytes)")
+    parse = parse_sample_csv if file.suffix.lower() == ".csv" else parse_sample_text
+    sample = parse(text, display)
     return dataclasses.replace(sample, sha256=hashlib.sha256(raw).hexdigest())

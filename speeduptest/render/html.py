@@ -147,10 +147,10 @@ class ReportRenderer:
             "anchor": anchor,
             "ext": link_extension,
             "titles": TITLES,
-            "warned": [(i, b) for i, b in benchmarks if b.analysis and b.analysis.notices],
+            "warned": [(i, b) for i, b in benchmarks if b.notices],
             "failed": [(i, b) for i, b in benchmarks if b.errors],
             "warning_count": len(results.notices) + sum(
-                len(b.analysis.notices) for b in results.benchmarks if b.analysis),
+                len(b.notices) for b in results.benchmarks),
             "show_header": True,
             "show_footer": True,
         }

@@ -6,7 +6,17 @@ import json
 import math
 from typing import Any
 
-from ..model import BenchmarkResult, Decision, Notice, OverallFigure, Results, SampleSummary
+from ..effect_size import EffectSize, RatioInterval
+from ..hierarchy import VarianceComponents
+from ..model import (
+    AggregateInterval,
+    BenchmarkResult,
+    Decision,
+    Notice,
+    OverallFigure,
+    Results,
+    SampleSummary,
+)
 from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
 
@@ -58,6 +68,43 @@ def _notice(notice: Notice) -> dict[str, str]:
     return {"code": notice.code, "message": notice.message, "advice": notice.advice}
 
 
+def _interval(interval: RatioInterval) -> dict[str, Any]:
+    entry = {"low": _number(interval.low), "high": _number(interval.high),
+             "bounded": interval.bounded}
+    if interval.df is not None:
+        entry["df"] = _number(interval.df)
+    if interval.note:
+        entry["note"] = interval.note
+    return entry
+
+
+def _components(components: VarianceComponents) -> dict[str, Any]:
+    return {"levels": list(components.level_names), "grand_mean": components.grand_mean,
+            "S2": [_number(v) for v in components.s2], "T2": [_number(v) for v in components.t2],
+            "n": list(components.n), "variance_of_mean": _number(components.variance_of_mean)}
+
+
+def _effect(effect: EffectSize) -> dict[str, Any]:
+    return {
+        "speedup": effect.speedup,
+        "confidence": effect.confidence,
+        "intervals": {"fieller": _interval(effect.fieller), "delta": _interval(effect.delta),
+                      "bootstrap": _interval(effect.bootstrap)},
+        "statement": effect.statement,
+        "statement_method": effect.headline.method,
+        "variance_components": {"initial": _components(effect.initial),
+                                "optimized": _components(effect.optimized)},
+    }
+
+
+def _aggregate(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
+    if aggregate is None:
+        return None
+    return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
+            "confidence": aggregate.confidence, "method": "bootstrap",
+            "definition": aggregate.definition}
+
+
 def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
     analysis = benchmark.analysis
     entry: dict[str, Any] = {
@@ -91,14 +138,19 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
         },
         "mean": _decision(analysis.mean, analysis.mean_max_confidence),
         "median": _decision(analysis.median, analysis.median_max_confidence),
-        "warnings": [notice.message for notice in analysis.notices],
-        "warning_details": [_notice(notice) for notice in analysis.notices],
+        "warnings": [notice.message for notice in benchmark.notices],
+        "warning_details": [_notice(notice) for notice in benchmark.notices],
+        "effect_size": _effect(benchmark.effect) if benchmark.effect else None,
+        "design": benchmark.design,
     })
     return entry
 
 
 def _figure(figure: OverallFigure) -> dict[str, Any]:
     entry: dict[str, Any] = {"speedup": _number(figure.speedup), "gain": _number(figure.gain)}
+    if figure.interval is not None:
+        entry["speedup_ci"] = [figure.interval.low, figure.interval.high]
+        entry["speedup_ci_confidence"] = figure.interval.confidence
     proportion = figure.proportion
     if proportion is not None:
         entry.update({
@@ -131,6 +183,7 @@ def results_dict(results: Results) -> dict[str, Any]:
             "mean": _figure(results.overall.mean),
             "median": _figure(results.overall.median),
             "min": _figure(results.overall.min),
+            "geometric_mean": _aggregate(results.overall.geometric_mean),
             "proportion_caveat": results.overall.caveat,
         },
         "warnings": [notice.message for notice in results.notices],

@@ -1,0 +1,205 @@
+"""Measurements with levels (e.g. build › invocation › iteration), and their variance components.
+
+A *unit* at level 1 is one measurement; a unit at a higher level groups units of the level
+below (an invocation groups iterations, a build groups invocations). Levels are numbered from
+the measurements (1) to the top (k), as in Kalibera & Jones. A plain list of measurements is
+the one-level case: each measurement is a top-level unit.
+
+In memory a sample is a nested structure: a 1-D array of measurements for the lowest groups,
+wrapped in lists for each level above. Designs may be unbalanced: a unit's mean is the mean of
+its children's means (each child counts equally), as in the nested bootstrap.
+
+Reference: T. Kalibera, R. Jones, "Rigorous benchmarking in reasonable time", ISMM 2013,
+section 9 (variance estimators S²ᵢ, T²ᵢ, with the corrected T²ᵢ = S²ᵢ − S²ᵢ₋₁/nᵢ₋₁).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Node = float | np.ndarray | list  # a measurement, a lowest group, or a higher unit
+
+
+def _children(node: Node) -> list:
+    return list(node) if isinstance(node, (list, np.ndarray)) else []
+
+
+def _mean(node: Node) -> float:
+    if isinstance(node, np.ndarray):
+        return float(node.mean())
+    if isinstance(node, list):
+        return float(np.mean([_mean(child) for child in node]))
+    return float(node)
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """One side's measurements, grouped by levels.
+
+    ``root`` holds the top-level units: a 1-D array when the sample has one level, else a list
+    of units. ``level_names`` names the levels from the top down to the measurements, e.g.
+    ``("build", "invocation", "iteration")``.
+    """
+
+    root: np.ndarray | list
+    level_names: tuple[str, ...] = ("measurement",)
+    _top_means: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.root, np.ndarray):
+            means = np.asarray(self.root, dtype=float)
+        else:
+            means = np.array([_mean(unit) for unit in self.root])
+        object.__setattr__(self, "_top_means", means)
+
+    @classmethod
+    def flat(cls, values: Sequence[float] | np.ndarray) -> Hierarchy:
+        return cls(np.asarray(values, dtype=float))
+
+    @classmethod
+    def from_nested(cls, nested, level_names: Sequence[str] | None = None) -> Hierarchy:
+        """From nested lists of numbers (innermost lists are the lowest groups)."""
+
+        def convert(node):
+            if node and isinstance(node[0], (list, tuple)):
+                return [convert(child) for child in node]
+            return np.asarray(node, dtype=float)
+
+        root = convert(list(nested))
+        depth = _depth(root)
+        names = tuple(level_names) if level_names else tuple(
+            f"level {i}" for i in range(depth, 0, -1))
+        return cls(root, names)
+
+    @property
+    def depth(self) -> int:
+        return _depth(self.root)
+
+    @property
+    def top_level_means(self) -> np.ndarray:
+        """The independent observations: one mean per top-level unit."""
+        return self._top_means
+
+    @property
+    def grand_mean(self) -> float:
+        return float(self._top_means.mean())
+
+    def describe(self) -> str:
+        """The design in words, e.g. "3 build › 2 execution › 2 iteration" (unbalanced
+        levels show the range of counts, e.g. "1–5 iteration")."""
+        parts = []
+        level = [self.root]
+        for name in self.level_names:
+            counts = [len(_children(unit)) for unit in level]
+            low, high = min(counts), max(counts)
+            parts.append(f"{low} {name}" if low == high else f"{low}–{high} {name}")
+            level = [child for unit in level for child in _children(unit)]
+        return " › ".join(parts)
+
+    def values(self) -> np.ndarray:
+        """Every measurement, flattened."""
+        if isinstance(self.root, np.ndarray):
+            return self.root
+        leaves: list[np.ndarray] = []
+
+        def collect(node):
+            if isinstance(node, np.ndarray):
+                leaves.append(node)
+            else:
+                for child in node:
+                    collect(child)
+
+        collect(self.root)
+        return np.concatenate(leaves)
+
+    def padded(self) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The measurements in a rectangular array padded with NaN, and the child counts.
+
+        Returns ``values`` of shape (n_k, m_{k-1}, …, m_1) where m_i is the largest number of
+        children of any unit at level i+1, and ``counts[j]`` (j = 0 … k-2), the number of
+        children of every unit at level k − j, of shape ``values.shape[:j + 1]``.
+        """
+        depth = self.depth
+        if depth == 1:
+            return np.asarray(self.root, dtype=float), []
+        shape = [len(self.root)]
+        level = list(self.root)
+        for _ in range(depth - 1):
+            shape.append(max(len(unit) for unit in level))
+            level = [child for unit in level for child in _children(unit)]
+        values = np.full(shape, np.nan)
+        counts = [np.zeros(shape[: j + 1], dtype=np.int64) for j in range(depth - 1)]
+
+        def fill(node, index: tuple[int, ...]):
+            if isinstance(node, np.ndarray):
+                counts[len(index) - 1][index] = node.size
+                values[index][: node.size] = node
+                return
+            counts[len(index) - 1][index] = len(node)
+            for position, child in enumerate(node):
+                fill(child, (*index, position))
+
+        for position, unit in enumerate(self.root):
+            fill(unit, (position,))
+        return values, counts
+
+
+def _depth(node) -> int:
+    if isinstance(node, np.ndarray):
+        return 1
+    return 1 + _depth(node[0])
+
+
+@dataclass(frozen=True)
+class VarianceComponents:
+    """Kalibera–Jones variance estimators of one side, level 1 (measurements) first.
+
+    ``s2[i]`` is S²ᵢ₊₁: the mean, over the units of the level above, of the sample variance of
+    their children's means; ``n[i]`` the mean number of children per parent; ``t2[i]`` is T²ᵢ₊₁
+    = S²ᵢ₊₁ − S²ᵢ / nᵢ, the variance that level i+1 itself adds (≤ 0: none measurable).
+    """
+
+    level_names: tuple[str, ...]  # level 1 first
+    grand_mean: float
+    s2: tuple[float | None, ...]
+    t2: tuple[float | None, ...]
+    n: tuple[float, ...]
+
+    @property
+    def top_units(self) -> int:
+        return round(self.n[-1])
+
+    @property
+    def variance_of_mean(self) -> float | None:
+        """S²ₖ / nₖ: the variance of the grand mean, from the top-level units."""
+        top = self.s2[-1]
+        return None if top is None else top / self.n[-1]
+
+
+def variance_components(sample: Hierarchy) -> VarianceComponents:
+    """S²ᵢ, T²ᵢ and nᵢ for every level (Kalibera & Jones; unbalanced designs: S²ᵢ averages
+    the variances of the parents that have two or more children, nᵢ is the mean count)."""
+    depth = sample.depth
+    s2: list[float | None] = [None] * depth
+    n: list[float] = [0.0] * depth
+    parents: list = [sample.root]
+    for level in range(depth, 0, -1):  # top level first
+        variances, counts, next_parents = [], [], []
+        for parent in parents:
+            children = _children(parent)
+            counts.append(len(children))
+            if len(children) >= 2:
+                variances.append(float(np.var([_mean(c) for c in children], ddof=1)))
+            next_parents.extend(children)
+        s2[level - 1] = float(np.mean(variances)) if variances else None
+        n[level - 1] = float(np.mean(counts))
+        parents = next_parents
+    t2: list[float | None] = [s2[0]]
+    for level in range(1, depth):
+        upper, lower = s2[level], s2[level - 1]
+        t2.append(None if upper is None or lower is None else upper - lower / n[level - 1])
+    return VarianceComponents(tuple(reversed(sample.level_names)), sample.grand_mean,
+                              tuple(s2), tuple(t2), tuple(n))
