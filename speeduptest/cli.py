@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 import sys
 from collections.abc import Sequence
@@ -12,10 +13,13 @@ from pathlib import Path
 from . import __version__
 from .analysis import analyse_config
 from .config import ConfigError
+from .hierarchy import variance_components
 from .model import RunInfo, Settings
 from .output import write_files
-from .render.terminal import render_terminal
+from .planning import plan_experiment
+from .render.terminal import render_plan, render_terminal
 from .reports import DEFAULT_FORMATS, FORMATS, render_formats
+from .samples import read_sample
 
 EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED = 0, 1, 2
 
@@ -55,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="speeduptest",
         description="Is the optimized version really faster? Runs the Speedup-Test protocol on "
-                    "every benchmark of CONFIG and writes reports.",
+                    "every benchmark of CONFIG and writes reports. See also: speeduptest plan "
+                    "--help (experiment planning).",
     )
     parser.add_argument("config", type=Path, help="CSV with columns benchmark, initial, "
                         "optimized[, weight, confidence]")
@@ -99,8 +104,64 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _cost(text: str) -> tuple[str, float]:
+    name, _, value = text.partition("=")
+    try:
+        cost = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not LEVEL=COST") from None
+    if not name.strip() or not math.isfinite(cost) or cost <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}': the cost must be a number > 0")
+    return name.strip().lower(), cost
+
+
+def build_plan_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="speeduptest plan",
+        description="From an initial experiment (a hierarchical .csv sample), print the "
+                    "variance each level adds and the optimal number of repetitions per level "
+                    "(Kalibera & Jones, ISMM 2013).",
+    )
+    parser.add_argument("sample", type=Path, help="CSV with grouping columns and a value column")
+    parser.add_argument("--cost", type=_cost, action="append", default=[], required=True,
+                        metavar="LEVEL=COST",
+                        help="cost of one more unit at a level, e.g. iteration=1 "
+                             "invocation=19 build=5343 (one per level, any time unit)")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="time available, in the unit of the costs: prints how many "
+                             "top-level units it buys")
+    return parser
+
+
+def plan_main(argv: Sequence[str]) -> int:
+    args = build_plan_parser().parse_args(argv)
+    sample = read_sample(args.sample, str(args.sample))
+    if not sample.ok or sample.data is None:
+        problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
+            str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]
+        for problem in problems:
+            print(f"speeduptest plan: error: {problem}", file=sys.stderr)
+        return EXIT_NOTHING_ANALYSED
+    components = variance_components(sample.data)
+    costs = dict(args.cost)
+    missing = [name for name in components.level_names if name not in costs]
+    unknown = [name for name in costs if name not in components.level_names]
+    if missing or unknown:
+        print(f"speeduptest plan: error: give one --cost per level of {args.sample}: "
+              f"{', '.join(reversed(components.level_names))}"
+              + (f" (unknown: {', '.join(unknown)})" if unknown else ""), file=sys.stderr)
+        return EXIT_NOTHING_ANALYSED
+    plan = plan_experiment(components, [costs[name] for name in components.level_names],
+                           args.budget)
+    print(render_plan(plan, str(args.sample), sample.data.describe()), end="")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["plan"]:
+        return plan_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,
@@ -111,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     run = RunInfo(
-        command=shlex.join(["speeduptest", *(sys.argv[1:] if argv is None else argv)]),
+        command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     try:

@@ -266,3 +266,38 @@ def test_identical_values_never_crash_or_emit_nan(project):
         for verdict in ("mean", "median"):
             if benchmark[verdict]["verdict"] != "significant":
                 assert benchmark["warnings"], benchmark["name"]
+
+
+# ---------------------------------------------------------------- hierarchical (.csv) samples
+
+
+@pytest.mark.parametrize(("content", "fragment"), [
+    ("build,time\n1,3\n", "bad.csv:1: a .csv sample needs a 'value' column"),
+    ("build,value\n1,3\n1,abc\n", "bad.csv:3: 'abc' is not a number"),
+    ("build,value\n1,3\n,4\n", "bad.csv:3: a grouping cell is empty"),
+    ("build,value\n1,3\n1,4,5\n", "bad.csv:3: 3 cells, the header has 2"),
+    ("build,value\n1,-3\n", "bad.csv:2: -3 is not a valid execution time"),
+    ("build,invocation,value\n1,1,3\n1,2,4\n2,1,5\n", "has only 2 build(s)"),
+])
+def test_bad_hierarchical_sample(project, content, fragment):
+    (project.root / "bad.csv").write_text(content)
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + "bad,bad.csv,good-optimized.txt\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", fragment)
+
+
+def test_hierarchical_sample_is_analysed_on_top_level_means(project):
+    rows = ["build,invocation,value"] + [f"{b},{i},{10 + b * 0.1 + i * 0.01:.3f}"
+                                         for b in range(1, 6) for i in range(1, 4)]
+    (project.root / "h.csv").write_text("\n".join(rows) + "\n")
+    config = project.config(HEADER + "h,h.csv,good-optimized.txt\n"
+                            + project.good_pair("good") + "\n")
+    project.sample("good-optimized.txt", 8.0)
+    status, data = project.run(config)
+    assert status == 0
+    benchmark = by_name(data)["h"]
+    assert benchmark["initial"]["n"] == 5  # five builds
+    # One value per (build, invocation): the invocation column only numbers the measurements.
+    assert benchmark["effect_size"]["variance_components"]["initial"]["levels"] == [
+        "invocation", "build"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model import OverallFigure, Results
+from ..planning import ExperimentPlan
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
@@ -65,4 +66,32 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     if written:
         lines.append("")
         lines.append("Wrote: " + ", ".join(written))
+    return "\n".join(lines) + "\n"
+
+
+def _maybe(value: float | None) -> str:
+    return "—" if value is None else f"{value:.5g}"
+
+
+def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
+    """The variance components and the optimal repetitions, top level first."""
+    lines = [f"Initial experiment {path}: {design}", "",
+             f"  {'level':<14}{'S²':>12}{'T²':>12}{'cost':>10}  repeat"]
+    for level in reversed(plan.levels):
+        if level.repetitions is None:
+            repeat = "as the budget allows"
+        elif level.adds_variance:
+            repeat = f"{level.repetitions} per unit above"
+        else:
+            repeat = "1 (T² ≤ 0: adds no measurable variance)"
+        lines.append(f"  {level.name:<14}{_maybe(level.s2):>12}{_maybe(level.t2):>12}"
+                     f"{level.cost:>10g}  {repeat}")
+    top = plan.levels[-1].name
+    lines += ["", f"One {top} with the planned repetitions costs {plan.top_unit_cost:g}."]
+    if plan.budget is not None:
+        lines.append(f"A budget of {plan.budget:g} buys {plan.affordable_top_units} {top}(s) "
+                     "per version; the Speedup-Test needs at least 3, and more than 30 for the "
+                     "large-sample tests.")
+    lines.append("T²ᵢ: the variance level i adds (Kalibera & Jones); nᵢ = "
+                 "⌈√((Cᵢ₊₁/Cᵢ)·T²ᵢ/T²ᵢ₊₁)⌉.")
     return "\n".join(lines) + "\n"
