@@ -18,7 +18,7 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from ..model import BenchmarkResult, PairAnalysis
+from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
@@ -149,4 +149,57 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
                     for verdict, colour in VERDICT_COLOURS.items()]
         axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=5,
                     frameon=False, borderaxespad=0.3)
+        return _to_svg(figure)
+
+
+def forest_figure(benchmarks: Sequence[BenchmarkResult],
+                  geometric_mean: AggregateInterval | None) -> str | None:
+    """Speedup of the means with its interval for every benchmark (the interval the statement
+    uses), a line at 1, and the weighted geometric mean with its interval at the bottom."""
+    rows = [(_short(b.name), b.effect.speedup, b.effect.headline)
+            for b in benchmarks if b.effect is not None]
+    if not rows:
+        return None
+    if len(rows) > LABELLED_LIMIT:  # too many to name: keep the aggregate and the extremes
+        rows = sorted(rows, key=lambda row: row[1])
+        rows = rows[:LABELLED_LIMIT // 2] + rows[-LABELLED_LIMIT // 2:]
+    labels = [row[0] for row in rows]
+    if geometric_mean is not None:
+        labels.append("geometric mean")
+    height = 0.17 * len(labels) + 1.0
+    left = 0.35 + 0.058 * max(len(label) for label in labels)
+    width = 6.6
+    with plt.rc_context(_STYLE):
+        figure, axes = plt.subplots(figsize=(width, height))
+        figure.subplots_adjust(left=left / width, right=0.97, top=1 - 0.15 / height,
+                               bottom=0.55 / height)
+        lows, highs = [], []
+        for position, (_, speedup, interval) in enumerate(rows):
+            colour = "#333333"
+            if interval.bounded:
+                axes.plot([interval.low, interval.high], [position, position], color=colour,
+                          linewidth=1)
+                lows.append(interval.low)
+                highs.append(interval.high)
+            else:
+                axes.annotate("unbounded", (speedup, position), xytext=(4, 0),
+                              textcoords="offset points", fontsize=6, va="center")
+            axes.plot([speedup], [position], marker="s", color=colour, markersize=3.5)
+        if geometric_mean is not None:
+            position = len(rows)
+            axes.plot([geometric_mean.low, geometric_mean.high], [position, position],
+                      color=VERDICT_COLOURS["significant"], linewidth=2)
+            axes.plot([geometric_mean.value], [position], marker="D", markersize=5,
+                      color=VERDICT_COLOURS["significant"])
+            lows.append(geometric_mean.low)
+            highs.append(geometric_mean.high)
+        axes.axvline(1.0, color="black", linewidth=0.8)
+        axes.set_yticks(range(len(labels)), labels)
+        axes.set_ylim(len(labels) - 0.5, -0.5)
+        values = [row[1] for row in rows] + lows + highs
+        if max(values) / min(values) >= 4:
+            axes.set_xscale("log")
+            axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        axes.set_xlabel("speedup of the means with its confidence interval (> 1: faster)")
+        axes.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
         return _to_svg(figure)

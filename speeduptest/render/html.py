@@ -94,6 +94,7 @@ class Figures:
     """The report figures as data URIs (each SVG isolated: no id clashes, no escaping)."""
 
     overview: str | None
+    forest: str | None
     distributions: dict[int, str]  # benchmark index → data URI
 
 
@@ -108,10 +109,12 @@ def distribution_uri(analysis: PairAnalysis) -> str:
 def draw_figures(results: Results, map_function: MapFunction = map) -> Figures:
     """Draw every figure; ``map_function`` may spread the work over processes."""
     overview = figures.speedup_overview_figure(results.benchmarks)
+    forest = figures.forest_figure(results.benchmarks, results.overall.geometric_mean)
     indices = [i for i, b in enumerate(results.benchmarks) if b.analysis is not None]
     uris = map_function(distribution_uri, [results.benchmarks[i].analysis for i in indices])
-    return Figures(_data_uri(overview) if overview else None, dict(zip(indices, uris,
-                                                                       strict=True)))
+    return Figures(_data_uri(overview) if overview else None,
+                   _data_uri(forest) if forest else None,
+                   dict(zip(indices, uris, strict=True)))
 
 
 # ---------------------------------------------------------------- rendering
