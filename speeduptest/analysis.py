@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import __version__
 from .config import BenchmarkSpec, read_config
-from .effect_size import effect_size, resampled_means
+from .effect_size import EffectSize, effect_size, resampled_means
+from .hierarchy import Hierarchy
 from .model import (
     BenchmarkResult,
     InputError,
     InputFile,
+    PairAnalysis,
     Results,
     RunInfo,
     Settings,
     complement,
 )
 from .overall import BootstrapAggregate, overall_figures
+from .parallel import default_workers, worker_pool
 from .protocol import analyse_pair
 from .samples import Sample, read_sample
 
@@ -50,21 +55,28 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
-def _analyse_benchmark(
-    spec: BenchmarkSpec,
-    settings: Settings,
-    config: str,
-    samples: dict[Path, Sample],
-    rng: np.random.Generator,
-    aggregate: BootstrapAggregate,
-) -> BenchmarkResult:
+@dataclass(frozen=True)
+class _Pair:
+    """A benchmark whose samples were read without error, ready to be analysed."""
+
+    index: int  # 1-based position in the config: seeds this benchmark's random stream
+    weight: float
+    alpha: float
+    initial: Hierarchy
+    optimized: Hierarchy
+
+
+def _read_benchmark(
+    index: int, spec: BenchmarkSpec, config: str, samples: dict[Path, Sample]
+) -> tuple[BenchmarkResult, _Pair | None]:
+    """The benchmark's result so far (its errors, if any) and its samples when usable."""
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
         errors=spec.errors,
     )
     if spec.errors:
-        return result
+        return result, None
     read = {}
     errors: list[InputError] = []
     for role, file, display in (("initial", spec.initial, spec.initial_display),
@@ -75,23 +87,44 @@ def _analyse_benchmark(
         read[role] = samples[key]
         errors += _sample_errors(spec, role, read[role], config)
     if errors:
-        return dataclasses.replace(result, errors=tuple(errors))
-    initial, optimized = read["initial"].data, read["optimized"].data
-    # The protocol's independent observations are the top-level units (SPEC §7).
-    analysis = analyse_pair(initial.top_level_means, optimized.top_level_means,
-                            alpha=spec.alpha, large_sample=settings.large_sample)
-    initial_means = resampled_means(initial, settings.bootstrap, rng)
-    optimized_means = resampled_means(optimized, settings.bootstrap, rng)
-    aggregate.add(spec.weight, initial_means, optimized_means)
-    effect = effect_size(initial, optimized, complement(spec.alpha), initial_means,
-                         optimized_means)
-    design = None
-    if initial.depth > 1 or optimized.depth > 1:
-        design = (f"initial: {initial.describe()}; optimized: {optimized.describe()}. The "
-                  f"Speedup-Test protocol ran on the means of the top-level units "
-                  f"({initial.level_names[0]}, {optimized.level_names[0]}); the effect-size "
-                  "intervals use the whole hierarchy.")
-    return dataclasses.replace(result, analysis=analysis, effect=effect, design=design)
+        return dataclasses.replace(result, errors=tuple(errors)), None
+    return result, _Pair(index, spec.weight, spec.alpha, read["initial"].data,
+                         read["optimized"].data)
+
+
+def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
+    if initial.depth == 1 and optimized.depth == 1:
+        return None
+    return (f"initial: {initial.describe()}; optimized: {optimized.describe()}. The "
+            f"Speedup-Test protocol ran on the means of the top-level units "
+            f"({initial.level_names[0]}, {optimized.level_names[0]}); the effect-size "
+            "intervals use the whole hierarchy.")
+
+
+def _analyse_pairs(
+    settings: Settings, pairs: list[_Pair]
+) -> tuple[list[tuple[PairAnalysis, EffectSize]], BootstrapAggregate]:
+    """Protocol, effect size and bootstrap of a batch of benchmarks (runs in a worker)."""
+    aggregate = BootstrapAggregate(settings.bootstrap)
+    analysed = []
+    for pair in pairs:
+        # One random stream per benchmark: results do not depend on what else is analysed,
+        # nor on how the benchmarks are shared among workers.
+        rng = np.random.default_rng([settings.seed, pair.index])
+        # The protocol's independent observations are the top-level units (SPEC §7).
+        analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
+                                alpha=pair.alpha, large_sample=settings.large_sample)
+        initial_means = resampled_means(pair.initial, settings.bootstrap, rng)
+        optimized_means = resampled_means(pair.optimized, settings.bootstrap, rng)
+        aggregate.add(pair.weight, initial_means, optimized_means)
+        effect = effect_size(pair.initial, pair.optimized, complement(pair.alpha),
+                             initial_means, optimized_means)
+        analysed.append((analysis, effect))
+    return analysed, aggregate
+
+
+#: Benchmarks per batch given to a worker; fewer benchmarks than two batches run in-process.
+BATCH = 64
 
 
 def analyse_config(
@@ -99,19 +132,36 @@ def analyse_config(
     settings: Settings,
     progress: Progress | None = None,
     run: RunInfo | None = None,
+    workers: int | None = None,
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
     config = read_config(config_path, settings.alpha)
     samples: dict[Path, Sample] = {}
-    benchmarks = []
-    aggregate = BootstrapAggregate(settings.bootstrap)
+    benchmarks, pairs = [], []
     for index, spec in enumerate(config.benchmarks, start=1):
+        result, pair = _read_benchmark(index, spec, str(config_path), samples)
+        benchmarks.append(result)
+        if pair is not None:
+            pairs.append(pair)
+    batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
+    workers = (workers or default_workers()) if len(batches) > 1 else 1
+    aggregate = BootstrapAggregate(settings.bootstrap)
+    done: dict[int, tuple[PairAnalysis, EffectSize]] = {}
+    with worker_pool(workers) as parallel_map:
+        outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
+    for batch, (analysed, partial) in zip(batches, outputs, strict=True):
+        aggregate.merge(partial)
+        for pair, output in zip(batch, analysed, strict=True):
+            done[pair.index] = output
         if progress is not None:
-            progress(index, len(config.benchmarks), spec.name)
-        # One random stream per benchmark: results do not depend on what else is analysed.
-        rng = np.random.default_rng([settings.seed, index])
-        benchmarks.append(_analyse_benchmark(spec, settings, str(config_path), samples, rng,
-                                             aggregate))
+            progress(len(done), len(pairs), config.benchmarks[batch[-1].index - 1].name)
+    for position, result in enumerate(benchmarks):
+        if position + 1 in done:
+            analysis, effect = done[position + 1]
+            pair = next(p for p in pairs if p.index == position + 1)
+            benchmarks[position] = dataclasses.replace(
+                result, analysis=analysis, effect=effect,
+                design=_describe_design(pair.initial, pair.optimized))
     analysed = [(b.weight, b.analysis) for b in benchmarks if b.status == "ok"]
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,

@@ -118,6 +118,13 @@ class BootstrapAggregate:
         self.weighted_optimized += weight * optimized_means
         self.total_weight += weight
 
+    def merge(self, other: BootstrapAggregate) -> None:
+        """Add the sums of another batch of benchmarks (the same resamples count)."""
+        self.weighted_log_speedups += other.weighted_log_speedups
+        self.weighted_initial += other.weighted_initial
+        self.weighted_optimized += other.weighted_optimized
+        self.total_weight += other.total_weight
+
     def intervals(
         self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
     ) -> tuple[AggregateInterval, AggregateInterval] | None:

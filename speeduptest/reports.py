@@ -6,37 +6,14 @@ over worker processes (one per core); see benchmarks/reports.py for the timings.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
-
 from .model import Results
+from .parallel import default_workers, worker_pool
 from .render.json_results import render_json
 
 FORMATS = ("html", "pdf", "json")
 DEFAULT_FORMATS = ("html", "pdf", "json")
 #: At least this many benchmarks per part of the per-benchmark PDF laid out by one worker.
 BENCHMARKS_PER_PDF_PART = 5
-
-
-@contextmanager
-def _worker_pool(workers: int) -> Iterator[Callable[[Callable, Iterable], list]]:
-    """A ``map`` over worker processes, or the plain one when there is a single core."""
-    if workers <= 1:
-        yield lambda function, items: list(map(function, items))
-        return
-    methods = multiprocessing.get_all_start_methods()
-    # fork: workers start with the parent's imports (matplotlib, weasyprint) already done.
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield lambda function, items: list(pool.map(function, items))
-
-
-def _default_workers() -> int:
-    return max(1, min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1))
 
 
 def render_formats(
@@ -48,8 +25,8 @@ def render_formats(
     if "html" in formats or "pdf" in formats:
         from .render.html import REPORTS, ReportRenderer, draw_figures
 
-        workers = workers or _default_workers()
-        with _worker_pool(workers) as parallel_map:
+        workers = workers or default_workers()
+        with worker_pool(workers) as parallel_map:
             drawn = draw_figures(results, parallel_map)
             if "html" in formats:
                 for name, html in ReportRenderer(results, drawn, "html").render_all().items():

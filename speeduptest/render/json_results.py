@@ -193,4 +193,6 @@ def results_dict(results: Results) -> dict[str, Any]:
 
 
 def render_json(results: Results) -> str:
-    return json.dumps(results_dict(results), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    # Compact: with indent, json uses its pure-Python encoder (1 s for 1,000 benchmarks
+    # instead of 0.1 s); `python -m json.tool results.json` pretty-prints it.
+    return json.dumps(results_dict(results), ensure_ascii=False, allow_nan=False) + "\n"
