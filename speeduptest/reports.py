@@ -1,10 +1,16 @@
 """Which files each output format produces, rendered in memory before anything is written.
 
-Drawing figures and laying out PDF pages are by far the slowest steps, so they are spread
-over worker processes (one per core); see benchmarks/reports.py for the timings.
+Drawing figures and laying out PDF pages are by far the slowest steps. They are cut into
+independent tasks spread over worker processes (one per core): one task draws the summary
+figures and lays out the global, warnings and errors PDFs; every other task draws the
+distribution figures of a batch of benchmarks and lays out their part of the per-benchmark
+PDF. See benchmarks/reports.py for the timings.
 """
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 from .model import Results
 from .parallel import default_workers, worker_pool
@@ -12,8 +18,52 @@ from .render.json_results import render_json
 
 FORMATS = ("html", "pdf", "json")
 DEFAULT_FORMATS = ("html", "pdf", "json")
-#: At least this many benchmarks per part of the per-benchmark PDF laid out by one worker.
-BENCHMARKS_PER_PDF_PART = 5
+SUMMARY_REPORTS = ("global", "warnings", "errors")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A batch of benchmarks (by index) of the per-benchmark report."""
+
+    indices: tuple[int, ...]
+    first: bool
+    last: bool
+
+
+def _summary_task(results: Results, pdf: bool) -> tuple[tuple, dict[str, bytes]]:
+    from .render.html import Figures, ReportRenderer, draw_summary_figures
+    from .render.pdf import html_to_pdf
+
+    summary_figures = draw_summary_figures(results)
+    if not pdf:
+        return summary_figures, {}
+    renderer = ReportRenderer(results, Figures(*summary_figures, {}), "pdf")
+    return summary_figures, {name: html_to_pdf(renderer.render(name))
+                             for name in SUMMARY_REPORTS}
+
+
+def _part_task(results: Results, pdf: bool, part: _Part) -> tuple[dict[int, str], bytes | None]:
+    from .render.html import Figures, ReportRenderer, draw_distributions
+    from .render.pdf import html_to_pdf
+
+    uris = draw_distributions(results, part.indices)
+    if not pdf:
+        return uris, None
+    renderer = ReportRenderer(results, Figures(None, None, uris), "pdf")
+    return uris, html_to_pdf(renderer.render_benchmarks_part(part.indices, part.first,
+                                                             part.last))
+
+
+def _run(results: Results, pdf: bool, task: _Part | None):
+    return _summary_task(results, pdf) if task is None else _part_task(results, pdf, task)
+
+
+def _parts(count: int, workers: int) -> list[_Part]:
+    """Batches small enough to keep every worker busy to the end (about 4 per worker)."""
+    size = max(3, -(-count // (4 * workers)))
+    starts = list(range(0, count, size)) or [0]
+    return [_Part(tuple(range(start, min(start + size, count))), start == 0,
+                  start == starts[-1]) for start in starts]
 
 
 def render_formats(
@@ -23,32 +73,26 @@ def render_formats(
     HTML and PDF; matplotlib, jinja2 and weasyprint are only imported when needed."""
     files: dict[str, bytes] = {}
     if "html" in formats or "pdf" in formats:
-        from .render.html import REPORTS, ReportRenderer, draw_figures
+        from .render.html import Figures, ReportRenderer
 
+        pdf = "pdf" in formats
         workers = workers or default_workers()
+        parts = _parts(len(results.benchmarks), workers)
         with worker_pool(workers) as parallel_map:
-            drawn = draw_figures(results, parallel_map)
-            if "html" in formats:
-                for name, html in ReportRenderer(results, drawn, "html").render_all().items():
-                    files[f"{name}.html"] = html.encode("utf-8")
-            if "pdf" in formats:
-                from .render.pdf import html_to_pdf, join_and_number
+            # The summary first: its three PDFs are the longest task.
+            outputs = parallel_map(functools.partial(_run, results, pdf), [None, *parts])
+        (summary_figures, summary_pdfs), part_outputs = outputs[0], outputs[1:]
+        distributions = {i: uri for uris, _ in part_outputs for i, uri in uris.items()}
+        if "html" in formats:
+            drawn = Figures(*summary_figures, distributions)
+            for name, html in ReportRenderer(results, drawn, "html").render_all().items():
+                files[f"{name}.html"] = html.encode("utf-8")
+        if pdf:
+            from .render.pdf import join_and_number
 
-                renderer = ReportRenderer(results, drawn, "pdf")
-                parts_count = max(1, min(len(results.benchmarks) // BENCHMARKS_PER_PDF_PART,
-                                         2 * workers))
-                documents = {name: [renderer.render(name)] for name in REPORTS}
-                documents["benchmarks"] = renderer.render_benchmarks_in_parts(parts_count)
-                # Longest first, so that no worker is left with a big job at the end.
-                jobs = sorted(((name, i, html) for name, htmls in documents.items()
-                               for i, html in enumerate(htmls)), key=lambda j: -len(j[2]))
-                pdfs = parallel_map(html_to_pdf, [html for _, _, html in jobs])
-                parts: dict[str, dict[int, bytes]] = {name: {} for name in REPORTS}
-                for (name, index, _), pdf in zip(jobs, pdfs, strict=True):
-                    parts[name][index] = pdf
-                for name in REPORTS:
-                    ordered = [parts[name][i] for i in sorted(parts[name])]
-                    files[f"{name}.pdf"] = join_and_number(ordered)
+            for name in SUMMARY_REPORTS:
+                files[f"{name}.pdf"] = join_and_number([summary_pdfs[name]])
+            files["benchmarks.pdf"] = join_and_number([part for _, part in part_outputs])
     if "json" in formats:
         files["results.json"] = render_json(results).encode("utf-8")
     return files

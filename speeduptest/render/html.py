@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,7 +22,6 @@ from . import figures
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
           "warnings": "Warnings", "errors": "Errors"}
-MapFunction = Callable[[Callable, Iterable], Iterable]
 VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
                   "inconclusive": "inconclusive"}
 
@@ -106,15 +105,22 @@ def distribution_uri(analysis: PairAnalysis) -> str:
     return _data_uri(figures.distribution_figure(analysis))
 
 
-def draw_figures(results: Results, map_function: MapFunction = map) -> Figures:
-    """Draw every figure; ``map_function`` may spread the work over processes."""
+def draw_summary_figures(results: Results) -> tuple[str | None, str | None]:
+    """The overview of verdicts and the forest plot of intervals, as data URIs."""
     overview = figures.speedup_overview_figure(results.benchmarks)
     forest = figures.forest_figure(results.benchmarks, results.overall.geometric_mean)
-    indices = [i for i, b in enumerate(results.benchmarks) if b.analysis is not None]
-    uris = map_function(distribution_uri, [results.benchmarks[i].analysis for i in indices])
-    return Figures(_data_uri(overview) if overview else None,
-                   _data_uri(forest) if forest else None,
-                   dict(zip(indices, uris, strict=True)))
+    return (_data_uri(overview) if overview else None, _data_uri(forest) if forest else None)
+
+
+def draw_distributions(results: Results, indices: Iterable[int]) -> dict[int, str]:
+    """The distribution figure of each analysed benchmark among ``indices``."""
+    return {index: distribution_uri(results.benchmarks[index].analysis) for index in indices
+            if results.benchmarks[index].analysis is not None}
+
+
+def draw_figures(results: Results) -> Figures:
+    return Figures(*draw_summary_figures(results),
+                   draw_distributions(results, range(len(results.benchmarks))))
 
 
 # ---------------------------------------------------------------- rendering
@@ -166,15 +172,12 @@ class ReportRenderer:
     def render_all(self) -> dict[str, str]:
         return {name: self.render(name) for name in REPORTS}
 
-    def render_benchmarks_in_parts(self, parts: int) -> list[str]:
-        """The per-benchmark report split into ``parts`` documents (each benchmark starts on
-        a new page, so the parts join seamlessly); only the first has the header."""
-        benchmarks = self.context["benchmarks"]
-        size = max(1, -(-len(benchmarks) // max(1, parts)))
-        chunks = [benchmarks[i:i + size] for i in range(0, len(benchmarks), size)] or [[]]
-        return [self.render("benchmarks", benchmarks=chunk, show_header=number == 0,
-                            show_footer=number == len(chunks) - 1)
-                for number, chunk in enumerate(chunks)]
+    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool) -> str:
+        """Part of the per-benchmark report (each benchmark starts on a new page, so parts
+        join seamlessly into one PDF); only the first part has the header."""
+        results = self.context["results"]
+        return self.render("benchmarks", benchmarks=[(i, results.benchmarks[i]) for i in indices],
+                           show_header=first, show_footer=last)
 
 
 def render_html_reports(
