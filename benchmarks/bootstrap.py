@@ -55,7 +55,8 @@ def main() -> None:
             timings[resamples] = best
     print(f"{args.benchmarks} benchmarks of 20 invocations x 3 iterations, --format json: "
           f"{timings[args.resamples]:.2f} s with {args.resamples} resamples, "
-          f"{timings[1]:.2f} s with 1 (bootstrap share {timings[args.resamples] - timings[1]:.2f} s)")
+          f"{timings[1]:.2f} s with 1 "
+          f"(bootstrap share {timings[args.resamples] - timings[1]:.2f} s)")
 
 
 if __name__ == "__main__":
