@@ -78,14 +78,12 @@ def distribution_figure(analysis: PairAnalysis) -> str:
         left.invert_yaxis()
         left.set_xlabel("execution time (box: quartiles; ticks: every run)")
         left.xaxis.set_major_locator(ticker.MaxNLocator(5))  # fewer labels: cheaper PDFs
-        for values, colour, label in zip(samples, (INITIAL_COLOUR, OPTIMIZED_COLOUR),
-                                         ("initial", "optimized"), strict=True):
-            right.ecdf(values, color=colour, label=f"{label} (n = {values.size})")
+        for values, colour in zip(samples, (INITIAL_COLOUR, OPTIMIZED_COLOUR), strict=True):
+            right.ecdf(values, color=colour)
         right.set_xlabel("execution time")
-        right.set_ylabel("fraction of runs ≤ t")
+        right.set_ylabel("fraction of runs ≤ t")  # colours as on the left: no legend
         right.xaxis.set_major_locator(ticker.MaxNLocator(5))
         right.yaxis.set_major_locator(ticker.FixedLocator([0, 0.5, 1]))
-        right.legend(loc="lower right", frameon=False)
         return _to_svg(figure)
 
 

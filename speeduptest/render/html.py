@@ -22,6 +22,7 @@ from . import figures
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
           "warnings": "Warnings", "errors": "Errors"}
+METHOD_LABELS = {"fieller": "Fieller", "delta": "delta method", "bootstrap": "bootstrap"}
 VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
                   "inconclusive": "inconclusive"}
 
@@ -156,6 +157,7 @@ class ReportRenderer:
             "anchor": anchor,
             "ext": link_extension,
             "titles": TITLES,
+            "method_labels": METHOD_LABELS,
             "warned": [(i, b) for i, b in benchmarks if b.notices],
             "failed": [(i, b) for i, b in benchmarks if b.errors],
             "warning_count": len(results.notices) + sum(
