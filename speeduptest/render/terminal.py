@@ -10,7 +10,7 @@ VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
 
 
 def _speedup(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}×"
+    return "—" if value is None else f"{value:.4g}×"
 
 
 def _gain(value: float | None) -> str:
@@ -43,6 +43,13 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
         caveat = " (not a reproducible statistic)" if name == "min" else ""
         lines.append(f"  {name:<6} {_speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
                      f"{caveat}")
+    for label, aggregate in (("mean, bootstrap CI", overall.mean.interval),
+                             ("geometric mean of the benchmarks' speedups",
+                              overall.geometric_mean)):
+        if aggregate is not None:
+            lines.append(f"  {label}: {_speedup(aggregate.value)} "
+                         f"[{aggregate.low:.4g}, {aggregate.high:.4g}] "
+                         f"({aggregate.confidence:.0%})")
     lines.append("Benchmarks with a significant speedup:")
     lines.append(_proportion_line("mean  ", overall.mean))
     lines.append(_proportion_line("median", overall.median))
