@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", type=Path, default=Path("speeduptest-report"),
                         help="folder for the reports (default speeduptest-report)")
     parser.add_argument("--format", type=_formats, default=DEFAULT_FORMATS,
-                        help="comma-separated: html, pdf, json (default all)")
+                        help="comma-separated: html, pdf, json, md (summary for a pull "
+                             "request), csv, tex (booktabs table); default html,pdf,json")
     parser.add_argument("--proportion-confidence", type=_probability, default=None,
                         help="confidence level of the accelerated-proportion interval "
                              "(default 1 - alpha)")

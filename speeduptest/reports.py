@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from .model import Results
 from .parallel import default_workers, worker_pool
 from .render.json_results import render_json
+from .render.tables import render_csv, render_latex, render_markdown
 
-FORMATS = ("html", "pdf", "json")
-DEFAULT_FORMATS = ("html", "pdf", "json")
+FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
+DEFAULT_FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
 SUMMARY_REPORTS = ("global", "warnings", "errors")
 
 
@@ -95,4 +96,9 @@ def render_formats(
             files["benchmarks.pdf"] = join_and_number([part for _, part in part_outputs])
     if "json" in formats:
         files["results.json"] = render_json(results).encode("utf-8")
+    for name, file, render in (("md", "summary.md", render_markdown),
+                               ("csv", "results.csv", render_csv),
+                               ("tex", "table.tex", render_latex)):
+        if name in formats:
+            files[file] = render(results).encode("utf-8")
     return files
