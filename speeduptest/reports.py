@@ -18,7 +18,7 @@ from .render.json_results import render_json
 from .render.tables import render_csv, render_latex, render_markdown
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
-DEFAULT_FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
+DEFAULT_FORMATS = ("html", "pdf", "json")
 SUMMARY_REPORTS = ("global", "warnings", "errors")
 
 
