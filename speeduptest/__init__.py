@@ -1,4 +1,9 @@
-"""speeduptest: is the optimized version really faster? The Speedup-Test protocol, with reports."""
+"""speeduptest: is the optimized version really faster? The Speedup-Test protocol, with reports.
+
+Python API: ``analyse_pair(initial, optimized, alpha=…)`` for one pair of arrays, and
+``analyse_config(path, Settings(…))`` for a whole config, whose ``Results`` has
+``to_dataframe()``.
+"""
 
 from importlib.metadata import PackageNotFoundError, version
 
@@ -7,6 +12,8 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.1.0"
 
+from .analysis import analyse_config
+from .model import Results, Settings
 from .protocol import analyse_pair
 
-__all__ = ["__version__", "analyse_pair"]
+__all__ = ["Results", "Settings", "__version__", "analyse_config", "analyse_pair"]

@@ -23,6 +23,7 @@ from .model import (
     Results,
     RunInfo,
     Settings,
+    SlowdownCheck,
     complement,
 )
 from .overall import BootstrapAggregate, overall_figures
@@ -103,7 +104,7 @@ def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
 
 def _analyse_pairs(
     settings: Settings, pairs: list[_Pair]
-) -> tuple[list[tuple[PairAnalysis, EffectSize]], BootstrapAggregate]:
+) -> tuple[list[tuple[PairAnalysis, EffectSize, SlowdownCheck | None]], BootstrapAggregate]:
     """Protocol, effect size and bootstrap of a batch of benchmarks (runs in a worker)."""
     aggregate = BootstrapAggregate(settings.bootstrap)
     analysed = []
@@ -119,7 +120,12 @@ def _analyse_pairs(
         aggregate.add(pair.weight, initial_means, optimized_means)
         effect = effect_size(pair.initial, pair.optimized, complement(pair.alpha),
                              initial_means, optimized_means)
-        analysed.append((analysis, effect))
+        slowdown = None
+        if settings.check_slowdown:  # the same protocol with the roles swapped
+            reverse = analyse_pair(pair.optimized.top_level_means, pair.initial.top_level_means,
+                                   alpha=pair.alpha, large_sample=settings.large_sample)
+            slowdown = SlowdownCheck(reverse.mean, reverse.median)
+        analysed.append((analysis, effect, slowdown))
     return analysed, aggregate
 
 
@@ -146,7 +152,7 @@ def analyse_config(
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
     workers = (workers or default_workers()) if len(batches) > 1 else 1
     aggregate = BootstrapAggregate(settings.bootstrap)
-    done: dict[int, tuple[PairAnalysis, EffectSize]] = {}
+    done: dict[int, tuple[PairAnalysis, EffectSize, SlowdownCheck | None]] = {}
     with worker_pool(workers) as parallel_map:
         outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
     for batch, (analysed, partial) in zip(batches, outputs, strict=True):
@@ -157,10 +163,10 @@ def analyse_config(
             progress(len(done), len(pairs), config.benchmarks[batch[-1].index - 1].name)
     for position, result in enumerate(benchmarks):
         if position + 1 in done:
-            analysis, effect = done[position + 1]
+            analysis, effect, slowdown = done[position + 1]
             pair = next(p for p in pairs if p.index == position + 1)
             benchmarks[position] = dataclasses.replace(
-                result, analysis=analysis, effect=effect,
+                result, analysis=analysis, effect=effect, slowdown=slowdown,
                 design=_describe_design(pair.initial, pair.optimized))
     analysed = [(b.weight, b.analysis) for b in benchmarks if b.status == "ok"]
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,

@@ -21,7 +21,7 @@ from .render.terminal import render_plan, render_terminal
 from .reports import DEFAULT_FORMATS, FORMATS, render_formats
 from .samples import read_sample
 
-EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED = 0, 1, 2
+EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED, EXIT_SLOWER = 0, 1, 2, 3
 
 
 def _probability(text: str) -> float:
@@ -82,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bootstrap", type=_count(1), default=10_000,
                         help="resamples of every resampling method (default 10000)")
     parser.add_argument("--seed", type=_count(0), default=0, help="random seed (default 0)")
+    parser.add_argument("--fail-on-slowdown", action="store_true",
+                        help="also run the protocol in the other direction and exit with "
+                             "status 3 when a benchmark is significantly slower (mean or "
+                             "median); for CI")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but fatal errors")
     parser.add_argument("--version", action="version", version=f"speeduptest {__version__}")
@@ -170,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         large_sample=args.large_sample,
         bootstrap=args.bootstrap,
         seed=args.seed,
+        check_slowdown=args.fail_on_slowdown,
     )
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     run = RunInfo(
@@ -189,4 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render_terminal(results, [str(args.output / name) for name in written]), end="")
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
+    for benchmark in results.slower:  # even under --quiet: this is why the job fails
+        reasons = [f"{name}: {decision.reason}" for name, decision in
+                   (("mean", benchmark.slowdown.mean), ("median", benchmark.slowdown.median))
+                   if decision.verdict == "significant"]
+        print(f"speeduptest: {benchmark.name} is significantly slower ({'; '.join(reasons)})",
+              file=sys.stderr)
+    if results.slower:
+        return EXIT_SLOWER
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

@@ -98,6 +98,19 @@ class PairAnalysis:
 
 
 @dataclass(frozen=True)
+class SlowdownCheck:
+    """The protocol run with initial and optimized swapped: is the optimized version
+    significantly *slower*?"""
+
+    mean: Decision
+    median: Decision
+
+    @property
+    def significant(self) -> bool:
+        return "significant" in (self.mean.verdict, self.median.verdict)
+
+
+@dataclass(frozen=True)
 class BenchmarkResult:
     name: str
     weight: float | None
@@ -107,6 +120,7 @@ class BenchmarkResult:
     optimized_path: str | None
     analysis: PairAnalysis | None = None
     effect: EffectSize | None = None
+    slowdown: SlowdownCheck | None = None  # only with Settings.check_slowdown
     design: str | None = None  # how hierarchical samples were reduced, in words
     errors: tuple[InputError, ...] = ()
 
@@ -173,6 +187,7 @@ class Settings:
     large_sample: int = 30
     bootstrap: int = 10_000
     seed: int = 0
+    check_slowdown: bool = False  # also run the protocol in the other direction (CI gating)
 
     @property
     def confidence(self) -> float:
@@ -227,3 +242,16 @@ class Results:
     @property
     def failed(self) -> tuple[BenchmarkResult, ...]:
         return tuple(b for b in self.benchmarks if b.status == "error")
+
+    @property
+    def slower(self) -> tuple[BenchmarkResult, ...]:
+        """Benchmarks significantly slower (when the slowdown check was asked for)."""
+        return tuple(b for b in self.benchmarks if b.slowdown and b.slowdown.significant)
+
+    def to_dataframe(self):
+        """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""
+        import pandas as pd
+
+        from .render.tables import CSV_COLUMNS, benchmark_rows
+
+        return pd.DataFrame(benchmark_rows(self), columns=list(CSV_COLUMNS))

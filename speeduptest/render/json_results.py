@@ -141,6 +141,12 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
         "warnings": [notice.message for notice in benchmark.notices],
         "warning_details": [_notice(notice) for notice in benchmark.notices],
         "effect_size": _effect(benchmark.effect) if benchmark.effect else None,
+        "slowdown": None if benchmark.slowdown is None else {
+            "significant": benchmark.slowdown.significant,
+            "mean": {"verdict": benchmark.slowdown.mean.verdict,
+                     "reason": benchmark.slowdown.mean.reason},
+            "median": {"verdict": benchmark.slowdown.median.verdict,
+                       "reason": benchmark.slowdown.median.reason}},
         "design": benchmark.design,
     })
     return entry
@@ -177,6 +183,7 @@ def results_dict(results: Results) -> dict[str, Any]:
             "large_sample": settings.large_sample,
             "bootstrap": settings.bootstrap,
             "seed": settings.seed,
+            "check_slowdown": settings.check_slowdown,
         },
         "benchmarks": [_benchmark(benchmark) for benchmark in results.benchmarks],
         "overall": {

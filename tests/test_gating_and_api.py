@@ -1,0 +1,44 @@
+"""CI gating (--fail-on-slowdown) and the Python API."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import speeduptest
+
+
+def test_fail_on_slowdown_exits_3_and_names_the_benchmark(project, capsys):
+    slower = project.good_pair("slower")
+    initial, optimized = "slower-initial.txt", "slower-optimized.txt"
+    slower = slower.replace(initial, "TMP").replace(optimized, initial).replace("TMP", optimized)
+    config = project.config("benchmark,initial,optimized\n" + project.good_pair("faster")
+                            + "\n" + slower + "\n")
+    status, data = project.run(config, "--fail-on-slowdown")
+    assert status == 3
+    assert "slower is significantly slower" in capsys.readouterr().err
+    checks = {b["name"]: b["slowdown"] for b in data["benchmarks"]}
+    assert checks["slower"]["significant"] and not checks["faster"]["significant"]
+    assert data["settings"]["check_slowdown"] is True
+
+
+def test_without_the_option_a_slowdown_does_not_fail(project):
+    slower = project.good_pair("slower")
+    initial, optimized = "slower-initial.txt", "slower-optimized.txt"
+    slower = slower.replace(initial, "TMP").replace(optimized, initial).replace("TMP", optimized)
+    status, data = project.run(project.config("benchmark,initial,optimized\n" + slower + "\n"))
+    assert status == 0
+    assert data["benchmarks"][0]["slowdown"] is None
+
+
+def test_python_api(project):
+    rng = np.random.default_rng(1)
+    analysis = speeduptest.analyse_pair(rng.normal(10, 0.2, 40), rng.normal(9, 0.2, 40))
+    assert analysis.mean.verdict == "significant"
+    config = project.config("benchmark,initial,optimized\n" + project.good_pair("a") + "\n"
+                            + "broken,missing.txt,a-optimized.txt\n")
+    results = speeduptest.analyse_config(config, speeduptest.Settings(bootstrap=500))
+    frame = results.to_dataframe()
+    assert list(frame["benchmark"]) == ["a", "broken"]
+    assert list(frame["status"]) == ["ok", "error"]
+    assert frame.loc[0, "speedup_mean"] > 1
+    assert "not found" in frame.loc[1, "errors"]
