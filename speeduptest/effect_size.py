@@ -148,32 +148,58 @@ def bootstrap_interval(initial_means: np.ndarray, optimized_means: np.ndarray,
     return RatioInterval("bootstrap", float(low), float(high), True)
 
 
-def _percent(value: float) -> str:
-    return f"{value:.1%}".replace("-", "−")
+#: From this factor on a change reads better as a ratio (1.7× faster) than as a percentage.
+RATIO_WORDING = 1.25
+
+
+def _percent(fraction: float) -> str:
+    return "less than 0.1%" if fraction < 0.0005 else f"{fraction:.1%}"
+
+
+def _factor(speedup: float) -> float:
+    return speedup if speedup >= 1 else 1 / speedup
+
+
+def _change(speedup: float, ratio: bool | None = None) -> str:
+    """A speedup as words: 5.5% faster (time saved), 3.1% slower (time added), 1.7× faster.
+
+    ``ratio`` forces the ratio (True) or percentage (False) wording; by default ratios from
+    a factor of 1.25 on.
+    """
+    direction = "faster" if speedup >= 1 else "slower"
+    factor = _factor(speedup)
+    if ratio if ratio is not None else factor >= RATIO_WORDING:
+        return f"{factor:.3g}× {direction}"
+    fraction = 1 - 1 / speedup if speedup >= 1 else factor - 1
+    return f"{_percent(fraction)} {direction}"
 
 
 def describe_change(speedup: float, interval: RatioInterval, confidence: float) -> str:
     """One sentence, e.g. "optimized is faster than initial by 5.5% (95% CI 3.0% to 8.0%)".
 
-    The percentage is the execution time saved, 1 − 1/speedup (negative: time added).
+    Small changes are given as the execution time saved (1 − 1/speedup) or added
+    (1/speedup − 1); when the interval reaches a factor of 1.25, as ratios ("1.7× faster").
     """
     level = f"{confidence * 100:.3g}%"
-    saved = 1 - 1 / speedup
-    direction = "faster" if saved >= 0 else "slower"
-    size = abs(saved)
-    if not interval.bounded:
-        return (f"optimized is {direction} than initial by {size:.1%} (the {level} "
-                f"{interval.method} interval is unbounded)")
-    low, high = sorted((1 - 1 / interval.low, 1 - 1 / interval.high)) if interval.low > 0 else (
-        -math.inf, 1 - 1 / interval.high)
-    if saved < 0:
-        low, high = -high, -low
-    bounds = (f"{_percent(low)} to {_percent(high)}" if math.isfinite(low)
-              else f"up to {_percent(high)}")
-    sentence = f"optimized is {direction} than initial by {size:.1%} ({level} CI {bounds})"
-    if low <= 0 <= high:
-        sentence += "; the interval includes no change"
-    return sentence
+    direction = "faster" if speedup >= 1 else "slower"
+    bounded = interval.bounded
+    same_side = bounded and (interval.low >= 1 or interval.high <= 1)
+    extreme = max(_factor(interval.low), _factor(interval.high)) if same_side else _factor(speedup)
+    ratio = extreme >= RATIO_WORDING
+
+    def words(value: float) -> str:
+        return _change(value, ratio).removesuffix(f" {direction}")
+
+    head = (f"optimized is {words(speedup)} {direction} than initial" if ratio
+            else f"optimized is {direction} than initial by {words(speedup)}")
+    if not bounded:
+        return f"{head} (its {level} confidence interval is unbounded)"
+    if same_side:
+        near, far = (interval.low, interval.high) if speedup >= 1 else (
+            interval.high, interval.low)
+        return f"{head} ({level} CI {words(near)} to {words(far)})"
+    return (f"{head} ({level} CI from {_change(interval.low)} to {_change(interval.high)}; "
+            "the interval includes no change)")
 
 
 @dataclass(frozen=True)
@@ -248,5 +274,5 @@ def _variance_notices(side: str, components: VarianceComponents) -> list[Notice]
                 f"(T² = {t2:.3g} ≤ 0): its {name}s differ no more than their {below}s would "
                 "explain.",
                 f"Repeat at the {name} level only once and spend the time on other levels "
-                "(see `speeduptest plan`)."))
+                "(see: speeduptest plan --help)."))
     return notices

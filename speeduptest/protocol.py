@@ -35,7 +35,9 @@ DecisionTree = Callable[[ProtocolTests, bool, float, int], Decision]
 
 
 def _p(value: float | None) -> str:
-    return "not computed" if value is None else f"{value:.3g}"
+    if value is None:
+        return "not computed"
+    return "> 0.999" if value > 0.999 else f"{value:.3g}"
 
 
 def summarise(values: np.ndarray) -> SampleSummary:
@@ -78,6 +80,11 @@ def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str
                 "normality rejected.", False)
     return (f"Shapiro–Wilk on the {side} sample: p = {_p(result.p_value)} > α = {alpha:g}, "
             "normality not rejected.", True)
+
+
+SLOWDOWN_ADVICE = ("Optimized times tend to be higher: the change slows this benchmark down. "
+                   "Run with --fail-on-slowdown to test whether the slowdown is significant "
+                   "(the protocol in the other direction).")
 
 
 def _decision(verdict: Verdict, reason: str, steps: list[str], notices: list[Notice]) -> Decision:
@@ -157,18 +164,21 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = "
                      f"{_p(chosen.p_value)} ≤ α = {alpha:g}, rejected: the optimized mean is "
                      "significantly lower.")
-        reason = f"{name} t-test p = {_p(chosen.p_value)} ≤ α"
+        reason = f"{name} t-test p = {_p(chosen.p_value)} ≤\u00a0α"
         return _decision("significant", reason, steps, notices)
     steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = {_p(chosen.p_value)} "
                  f"> α = {alpha:g}, not rejected.")
+    slower = chosen.statistic is not None and chosen.statistic < 0
     notices.append(Notice(
         "mean-not-significant",
         f"Mean speedup not significant: {name} t-test p = {_p(chosen.p_value)} > α = {alpha:g}; "
-        "the data do not show that the optimized mean is lower than the initial one.",
+        + ("the optimized mean is higher: the data show a slowdown, not a speedup." if slower
+           else "the data do not show that the optimized mean is lower than the initial one."),
+        SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs to gain power; otherwise the "
         "change does not speed up this benchmark on average.",
     ))
-    reason = f"{name} t-test p = {_p(chosen.p_value)} > α"
+    reason = ("slower; " if slower else "") + f"{name} t-test p = {_p(chosen.p_value)} >\u00a0α"
     return _decision("not_significant", reason, steps, notices)
 
 
@@ -228,18 +238,21 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
         steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
                      f"p = {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
                      "to be lower.")
-        return _decision("significant", f"Wilcoxon p = {_p(wmw.p_value)} ≤ α", steps, notices)
+        return _decision("significant", f"Wilcoxon p = {_p(wmw.p_value)} ≤\u00a0α", steps, notices)
     steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
                  f"p = {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
+    slower = wmw.statistic is not None and wmw.statistic < n * m / 2
     notices.append(Notice(
         "median-not-significant",
         f"Median speedup not significant: Wilcoxon–Mann–Whitney p = {_p(wmw.p_value)} > "
         f"α = {alpha:g}; the data do not show that optimized times tend to be lower than "
         "initial ones.",
+        SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs; otherwise the change does not "
         "speed up this benchmark.",
     ))
-    return _decision("not_significant", f"Wilcoxon p = {_p(wmw.p_value)} > α", steps, notices)
+    reason = ("slower; " if slower else "") + f"Wilcoxon p = {_p(wmw.p_value)} >\u00a0α"
+    return _decision("not_significant", reason, steps, notices)
 
 
 def max_confidence(
