@@ -14,6 +14,7 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
+from .effect_size import BOOTSTRAP_TRUSTED_UNITS
 from .model import (
     AggregateInterval,
     Notice,
@@ -184,5 +185,14 @@ def overall_figures(
     if intervals is not None:
         geometric, ratio_interval = intervals
         figures["mean"] = dataclasses.replace(figures["mean"], interval=ratio_interval)
+        fewest = min(min(a.initial.n, a.optimized.n) for _, a in pairs)
+        if fewest < BOOTSTRAP_TRUSTED_UNITS:
+            notices.append(Notice(
+                "aggregate-bootstrap-undercovers",
+                f"The aggregate bootstrap intervals may be too narrow: a benchmark has only "
+                f"{fewest} top-level units on a side, and a percentile bootstrap under-covers "
+                "with few units (85% for a 95% interval with 3 units in our simulation).",
+                f"Collect {BOOTSTRAP_TRUSTED_UNITS} or more top-level units per version, and read "
+                "the per-benchmark Fieller intervals."))
     return Overall(**figures, geometric_mean=geometric, caveat=RANDOM_SELECTION_CAVEAT,
                    notices=tuple(notices))

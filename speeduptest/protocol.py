@@ -35,9 +35,10 @@ DecisionTree = Callable[[ProtocolTests, bool, float, int], Decision]
 
 
 def _p(value: float | None) -> str:
+    """How a p-value reads after "p": "= 0.0312", "> 0.999" or "not computed"."""
     if value is None:
         return "not computed"
-    return "> 0.999" if value > 0.999 else f"{value:.3g}"
+    return "> 0.999" if value > 0.999 else f"= {value:.3g}"
 
 
 def summarise(values: np.ndarray) -> SampleSummary:
@@ -76,9 +77,9 @@ def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str
     if not result.computed:
         return f"Shapiro–Wilk on the {side} sample: not computed ({result.note}).", None
     if result.rejects(alpha):
-        return (f"Shapiro–Wilk on the {side} sample: p = {_p(result.p_value)} ≤ α = {alpha:g}, "
+        return (f"Shapiro–Wilk on the {side} sample: p {_p(result.p_value)} ≤ α = {alpha:g}, "
                 "normality rejected.", False)
-    return (f"Shapiro–Wilk on the {side} sample: p = {_p(result.p_value)} > α = {alpha:g}, "
+    return (f"Shapiro–Wilk on the {side} sample: p {_p(result.p_value)} > α = {alpha:g}, "
             "normality not rejected.", True)
 
 
@@ -109,7 +110,7 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         text, normal = _normality_step(side, result, alpha)
         steps.append(text)
         if normal is False:
-            not_normal.append(f"{side} (Shapiro–Wilk p = {_p(result.p_value)})")
+            not_normal.append(f"{side} (Shapiro–Wilk p {_p(result.p_value)})")
         elif normal is None:
             unchecked.append(f"{side} ({result.note})")
 
@@ -144,10 +145,10 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
     if not f.computed:
         steps.append(f"F-test of equal variances: not computed ({f.note}).")
     elif f.rejects(alpha):
-        steps.append(f"F-test of equal variances: p = {_p(f.p_value)} ≤ α, variances differ: "
+        steps.append(f"F-test of equal variances: p {_p(f.p_value)} ≤ α, variances differ: "
                      "Welch's t-test.")
     else:
-        steps.append(f"F-test of equal variances: p = {_p(f.p_value)} > α, equal variances "
+        steps.append(f"F-test of equal variances: p {_p(f.p_value)} > α, equal variances "
                      "not rejected: Student's t-test.")
     name = "Student's" if chosen.variant == "student" else "Welch's"
     if not chosen.computed:
@@ -161,24 +162,24 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         ))
         return _decision("inconclusive", f"t-test not computable ({chosen.note})", steps, notices)
     if chosen.rejects(alpha):
-        steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = "
+        steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p "
                      f"{_p(chosen.p_value)} ≤ α = {alpha:g}, rejected: the optimized mean is "
                      "significantly lower.")
-        reason = f"{name} t-test p = {_p(chosen.p_value)} ≤\u00a0α"
+        reason = f"{name} t-test p {_p(chosen.p_value)} ≤\u00a0α"
         return _decision("significant", reason, steps, notices)
-    steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p = {_p(chosen.p_value)} "
+    steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p {_p(chosen.p_value)} "
                  f"> α = {alpha:g}, not rejected.")
     slower = chosen.statistic is not None and chosen.statistic < 0
     notices.append(Notice(
         "mean-not-significant",
-        f"Mean speedup not significant: {name} t-test p = {_p(chosen.p_value)} > α = {alpha:g}; "
+        f"Mean speedup not significant: {name} t-test p {_p(chosen.p_value)} > α = {alpha:g}; "
         + ("the optimized mean is higher: the data show a slowdown, not a speedup." if slower
            else "the data do not show that the optimized mean is lower than the initial one."),
         SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs to gain power; otherwise the "
         "change does not speed up this benchmark on average.",
     ))
-    reason = ("slower; " if slower else "") + f"{name} t-test p = {_p(chosen.p_value)} >\u00a0α"
+    reason = ("slower; " if slower else "") + f"{name} t-test p {_p(chosen.p_value)} >\u00a0α"
     return _decision("not_significant", reason, steps, notices)
 
 
@@ -195,7 +196,7 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
     notices: list[Notice] = []
     ks, wmw = tests.ks, tests.wilcoxon
     if ks.rejects(alpha):
-        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p = {_p(ks.p_value)} "
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {_p(ks.p_value)} "
                      "≤ α, the distributions differ by more than a shift of location.")
         if small:
             steps.append("With small samples the rank test then says nothing about the "
@@ -203,24 +204,24 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
             notices.append(Notice(
                 "median-small-shape-differs",
                 f"Median verdict inconclusive: the two distributions have different shapes "
-                f"(Kolmogorov–Smirnov p = {_p(ks.p_value)} ≤ α = {alpha:g}), and with small "
+                f"(Kolmogorov–Smirnov p {_p(ks.p_value)} ≤ α = {alpha:g}), and with small "
                 f"samples (n = {n}, m = {m}) the Wilcoxon–Mann–Whitney test cannot be read as a "
                 "comparison of medians.",
                 f"Collect more than {large_sample} runs on each side, and check the data for a "
                 "mode switch (several clusters of times) on one side only.",
             ))
-            reason = f"small samples; shapes differ (KS p = {_p(ks.p_value)})"
+            reason = f"small samples; shapes differ (KS p {_p(ks.p_value)})"
             return _decision("inconclusive", reason, steps, notices)
         notices.append(Notice(
             "median-large-shape-differs",
             f"Median verdict: the two distributions have different shapes (Kolmogorov–Smirnov "
-            f"p = {_p(ks.p_value)} ≤ α = {alpha:g}); the samples are large, so the "
+            f"p {_p(ks.p_value)} ≤ α = {alpha:g}); the samples are large, so the "
             "Wilcoxon–Mann–Whitney test is applied anyway, but its risk level may not be "
             "preserved.",
             "Check the distribution plot for a mode switch or outliers on one side only.",
         ))
     else:
-        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p = {_p(ks.p_value)} "
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {_p(ks.p_value)} "
                      "> α, a pure shift of location is not rejected.")
 
     if not wmw.computed:
@@ -236,22 +237,22 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
     method = "exact" if wmw.method == "exact" else "normal approximation"
     if wmw.rejects(alpha):
         steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
-                     f"p = {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
+                     f"p {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
                      "to be lower.")
-        return _decision("significant", f"Wilcoxon p = {_p(wmw.p_value)} ≤\u00a0α", steps, notices)
+        return _decision("significant", f"Wilcoxon p {_p(wmw.p_value)} ≤\u00a0α", steps, notices)
     steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
-                 f"p = {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
+                 f"p {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
     slower = wmw.statistic is not None and wmw.statistic < n * m / 2
     notices.append(Notice(
         "median-not-significant",
-        f"Median speedup not significant: Wilcoxon–Mann–Whitney p = {_p(wmw.p_value)} > "
+        f"Median speedup not significant: Wilcoxon–Mann–Whitney p {_p(wmw.p_value)} > "
         f"α = {alpha:g}; the data do not show that optimized times tend to be lower than "
         "initial ones.",
         SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs; otherwise the change does not "
         "speed up this benchmark.",
     ))
-    reason = ("slower; " if slower else "") + f"Wilcoxon p = {_p(wmw.p_value)} >\u00a0α"
+    reason = ("slower; " if slower else "") + f"Wilcoxon p {_p(wmw.p_value)} >\u00a0α"
     return _decision("not_significant", reason, steps, notices)
 
 

@@ -75,14 +75,20 @@ def distribution_figure(analysis: PairAnalysis) -> str:
                                                         strict=True), start=1):
             left.plot(*_rug(values, position), color=colour, linewidth=0.5, alpha=0.55,
                       zorder=3)
+        heavy_tailed = max(v.max() for v in samples) / min(v.min() for v in samples) >= 4
+        for axes in (left, right):
+            if heavy_tailed:  # a linear axis would squeeze the boxes into a line
+                axes.set_xscale("log")
+                axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+                axes.xaxis.set_minor_formatter(ticker.NullFormatter())
+            else:
+                axes.xaxis.set_major_locator(ticker.MaxNLocator(5))  # fewer labels: lighter PDF
         left.invert_yaxis()
         left.set_xlabel("execution time (box: quartiles; ticks: every run)")
-        left.xaxis.set_major_locator(ticker.MaxNLocator(5))  # fewer labels: cheaper PDFs
         for values, colour in zip(samples, (INITIAL_COLOUR, OPTIMIZED_COLOUR), strict=True):
             right.ecdf(values, color=colour)
         right.set_xlabel("execution time")
         right.set_ylabel("fraction of runs ≤ t")  # colours as on the left: no legend
-        right.xaxis.set_major_locator(ticker.MaxNLocator(5))
         right.yaxis.set_major_locator(ticker.FixedLocator([0, 0.5, 1]))
         return _to_svg(figure)
 
