@@ -18,6 +18,7 @@ import jinja2
 
 from ..model import PairAnalysis, Results
 from . import figures
+from .formatting import speedup
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
@@ -49,10 +50,6 @@ def number(value: float | None, digits: int = 4) -> str:
     if "e+" in text and abs(value) < 1e9:
         return f"{value:.0f}"
     return text
-
-
-def speedup(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4g}×"
 
 
 def p_value(value: float | None) -> str:

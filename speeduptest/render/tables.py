@@ -8,6 +8,7 @@ import csv
 import io
 
 from ..model import BenchmarkResult, Results
+from .formatting import speedup
 
 VERDICT_MARKS = {"significant": "✅ faster", "not_significant": "➖ not significant",
                  "inconclusive": "❔ inconclusive"}
@@ -80,10 +81,6 @@ def _md_escape(text: str) -> str:
     return text
 
 
-def _ratio(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4g}×"
-
-
 def render_markdown(results: Results) -> str:
     """A GitHub-flavoured summary for a pull-request comment."""
     overall = results.overall
@@ -91,13 +88,13 @@ def render_markdown(results: Results) -> str:
     lines = ["### speeduptest: is the optimized version faster?", ""]
     if mean is not None and mean.total:
         lines.append(
-            f"**Overall speedup of the means: {_ratio(overall.mean.speedup)}** "
-            f"(gain {overall.mean.gain:+.1%}); median {_ratio(overall.median.speedup)}. "
+            f"**Overall speedup of the means: {speedup(overall.mean.speedup)}** "
+            f"(gain {overall.mean.gain:+.1%}); median {speedup(overall.median.speedup)}. "
             f"Significantly faster: {mean.accelerated}/{mean.total} benchmarks (mean), "
             f"{median.accelerated}/{median.total} (median), at α = {results.settings.alpha:g}.")
         if overall.geometric_mean is not None:
             g = overall.geometric_mean
-            lines.append(f"Geometric mean of the speedups: {_ratio(g.value)} "
+            lines.append(f"Geometric mean of the speedups: {speedup(g.value)} "
                          f"({g.confidence:.0%} CI {g.low:.4g} to {g.high:.4g}).")
     else:
         lines.append("**No benchmark could be analysed.**")
@@ -112,7 +109,7 @@ def render_markdown(results: Results) -> str:
         low, high, _ = _interval(benchmark)
         interval = f"{low:.4g} to {high:.4g}" if low is not None else "unbounded"
         lines.append(
-            f"| {name} | {_ratio(analysis.speedup.mean)} | {interval} | "
+            f"| {name} | {speedup(analysis.speedup.mean)} | {interval} | "
             f"{VERDICT_MARKS[analysis.mean.verdict]} | {VERDICT_MARKS[analysis.median.verdict]} |")
     failed = len(results.failed)
     if failed:

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from ..model import OverallFigure, Results
 from ..planning import ExperimentPlan
+from .formatting import speedup
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
-
-
-def _speedup(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4g}×"
 
 
 def _gain(value: float | None) -> str:
@@ -41,13 +38,13 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     for name in ("mean", "median", "min"):
         figure = getattr(overall, name)
         caveat = " (not a reproducible statistic)" if name == "min" else ""
-        lines.append(f"  {name:<6} {_speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
+        lines.append(f"  {name:<6} {speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
                      f"{caveat}")
     for label, aggregate in (("mean, bootstrap CI", overall.mean.interval),
                              ("geometric mean of the benchmarks' speedups",
                               overall.geometric_mean)):
         if aggregate is not None:
-            lines.append(f"  {label}: {_speedup(aggregate.value)} "
+            lines.append(f"  {label}: {speedup(aggregate.value)} "
                          f"[{aggregate.low:.4g}, {aggregate.high:.4g}] "
                          f"({aggregate.confidence:.0%})")
     lines.append("Benchmarks with a significant speedup:")
@@ -63,8 +60,8 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
             lines.append(f"  {benchmark.name:<{width}}  ERROR: {first}")
             continue
         lines.append(
-            f"  {benchmark.name:<{width}}  {_speedup(analysis.speedup.mean):>9}  "
-            f"{VERDICT_MARK[analysis.mean.verdict]:<15}  {_speedup(analysis.speedup.median):>9}  "
+            f"  {benchmark.name:<{width}}  {speedup(analysis.speedup.mean):>9}  "
+            f"{VERDICT_MARK[analysis.mean.verdict]:<15}  {speedup(analysis.speedup.median):>9}  "
             f"{VERDICT_MARK[analysis.median.verdict]}"
         )
     if failed:
