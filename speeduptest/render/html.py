@@ -74,8 +74,8 @@ def confidence(value: float | None) -> str:
         return "—"
     if value >= 0.9999:
         return "> 99.99%"
-    if value < 0.5:
-        return "< 50%"
+    if value < 0.5:  # only a risk near 1 "accepts" the speedup: as good as none
+        return "—"
     return f"{value * 100:.2f}%"
 
 
