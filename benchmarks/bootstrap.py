@@ -8,13 +8,11 @@ Times `speeduptest --format json` end to end in a fresh process, best of 3 runs.
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from throughput import run_times
 
 
 def make_config(folder: Path, benchmarks: int, invocations: int = 20, iterations: int = 3,
@@ -43,16 +41,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         config = make_config(Path(folder), args.benchmarks)
-        timings = {}
-        for resamples in (1, args.resamples):
-            best = float("inf")
-            for _ in range(3):
-                start = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "speeduptest", str(config), "--quiet",
-                                "--format", "json", "--bootstrap", str(resamples),
-                                "-o", str(Path(folder) / "out")], check=True)
-                best = min(best, time.perf_counter() - start)
-            timings[resamples] = best
+        timings = {resamples: min(run_times(config, Path(folder) / "out", 3, "--format",
+                                            "json", "--bootstrap", str(resamples)))
+                   for resamples in (1, args.resamples)}
     print(f"{args.benchmarks} benchmarks of 20 invocations x 3 iterations, --format json: "
           f"{timings[args.resamples]:.2f} s with {args.resamples} resamples, "
           f"{timings[1]:.2f} s with 1 "

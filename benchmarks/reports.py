@@ -7,13 +7,10 @@ Times the whole command in a fresh process (imports included), once per size.
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-from throughput import make_config
+from throughput import make_config, run_times
 
 
 def main() -> None:
@@ -25,10 +22,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             config = make_config(Path(folder), size, args.values)
             out = Path(folder) / "out"
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "speeduptest", str(config), "--quiet",
-                            "-o", str(out)], check=True)
-            elapsed = time.perf_counter() - start
+            (elapsed,) = run_times(config, out, 1)
             pages = {p.name: p.stat().st_size // 1024 for p in sorted(out.iterdir())}
         print(f"{size:5d} benchmarks x {args.values} values, html+pdf+json: {elapsed:6.1f} s  "
               f"(sizes KiB: {pages})", flush=True)

@@ -34,6 +34,17 @@ def make_config(folder: Path, benchmarks: int, values: int, seed: int = 0) -> Pa
     return config
 
 
+def run_times(config: Path, output: Path, repeat: int, *options: str) -> list[float]:
+    """Wall-clock seconds of ``repeat`` runs of the whole command in a fresh process."""
+    timings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "speeduptest", str(config), "--quiet",
+                        "-o", str(output), *options], check=True)
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--benchmarks", type=int, default=1000)
@@ -42,12 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         config = make_config(Path(folder), args.benchmarks, args.values)
-        timings = []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "speeduptest", str(config), "--format", "json",
-                            "--quiet", "-o", str(Path(folder) / "out")], check=True)
-            timings.append(time.perf_counter() - start)
+        timings = run_times(config, Path(folder) / "out", args.repeat, "--format", "json")
     print(f"{args.benchmarks} benchmarks x {args.values} values, --format json: "
           f"best {min(timings):.2f} s, median {sorted(timings)[len(timings) // 2]:.2f} s "
           f"over {args.repeat} runs")

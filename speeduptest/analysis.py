@@ -152,22 +152,19 @@ def analyse_config(
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
     workers = (workers or default_workers()) if len(batches) > 1 else 1
     aggregate = BootstrapAggregate(settings.bootstrap)
-    done: dict[int, tuple[PairAnalysis, EffectSize, SlowdownCheck | None]] = {}
+    analysed_count = 0
     with worker_pool(workers) as parallel_map:
         outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
-    for batch, (analysed, partial) in zip(batches, outputs, strict=True):
-        aggregate.merge(partial)
-        for pair, output in zip(batch, analysed, strict=True):
-            done[pair.index] = output
-        if progress is not None:
-            progress(len(done), len(pairs), config.benchmarks[batch[-1].index - 1].name)
-    for position, result in enumerate(benchmarks):
-        if position + 1 in done:
-            analysis, effect, slowdown = done[position + 1]
-            pair = next(p for p in pairs if p.index == position + 1)
-            benchmarks[position] = dataclasses.replace(
-                result, analysis=analysis, effect=effect, slowdown=slowdown,
-                design=_describe_design(pair.initial, pair.optimized))
+        for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
+            aggregate.merge(partial)
+            for pair, (analysis, effect, slowdown) in zip(batch, analysed, strict=True):
+                position = pair.index - 1
+                benchmarks[position] = dataclasses.replace(
+                    benchmarks[position], analysis=analysis, effect=effect, slowdown=slowdown,
+                    design=_describe_design(pair.initial, pair.optimized))
+            analysed_count += len(batch)
+            if progress is not None:
+                progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
     analysed = [(b.weight, b.analysis) for b in benchmarks if b.status == "ok"]
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
-MapFunction = Callable[[Callable, Iterable], list]
+MapFunction = Callable[[Callable, Iterable], Iterator]
 
 
 def default_workers() -> int:
@@ -17,13 +17,14 @@ def default_workers() -> int:
     return max(1, min(8, cores or 1))
 
 
-def serial_map(function: Callable, items: Iterable) -> list:
-    return list(map(function, items))
+def serial_map(function: Callable, items: Iterable) -> Iterator:
+    return map(function, items)
 
 
 @contextmanager
 def worker_pool(workers: int) -> Iterator[MapFunction]:
-    """A ``map`` over ``workers`` processes (results in order), or the plain one for 1."""
+    """A lazy ``map`` over ``workers`` processes (results in order, as they finish), or the
+    plain one for 1. Consume the results inside the ``with`` block."""
     if workers <= 1:
         yield serial_map
         return
@@ -31,4 +32,4 @@ def worker_pool(workers: int) -> Iterator[MapFunction]:
     # fork: workers start with the parent's imports (scipy, matplotlib, weasyprint) done.
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield lambda function, items: list(pool.map(function, items))
+        yield pool.map

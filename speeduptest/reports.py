@@ -81,7 +81,7 @@ def render_formats(
         parts = _parts(len(results.benchmarks), workers)
         with worker_pool(workers) as parallel_map:
             # The summary first: its three PDFs are the longest task.
-            outputs = parallel_map(functools.partial(_run, results, pdf), [None, *parts])
+            outputs = list(parallel_map(functools.partial(_run, results, pdf), [None, *parts]))
         (summary_figures, summary_pdfs), part_outputs = outputs[0], outputs[1:]
         distributions = {i: uri for uris, _ in part_outputs for i, uri in uris.items()}
         if "html" in formats:

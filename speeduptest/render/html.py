@@ -116,11 +116,6 @@ def draw_distributions(results: Results, indices: Iterable[int]) -> dict[int, st
             if results.benchmarks[index].analysis is not None}
 
 
-def draw_figures(results: Results) -> Figures:
-    return Figures(*draw_summary_figures(results),
-                   draw_distributions(results, range(len(results.benchmarks))))
-
-
 # ---------------------------------------------------------------- rendering
 
 
@@ -172,16 +167,8 @@ class ReportRenderer:
         return {name: self.render(name) for name in REPORTS}
 
     def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool) -> str:
-        """Part of the per-benchmark report (each benchmark starts on a new page, so parts
-        join seamlessly into one PDF); only the first part has the header."""
+        """Part of the per-benchmark report, laid out on its own and joined with the other
+        parts into one PDF; only the first part has the header, the last the footer."""
         results = self.context["results"]
         return self.render("benchmarks", benchmarks=[(i, results.benchmarks[i]) for i in indices],
                            show_header=first, show_footer=last)
-
-
-def render_html_reports(
-    results: Results, drawn: Figures | None = None, link_extension: str = "html"
-) -> dict[str, str]:
-    """The four reports as complete HTML documents."""
-    drawn = drawn if drawn is not None else draw_figures(results)
-    return ReportRenderer(results, drawn, link_extension).render_all()
