@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,17 +20,20 @@ from .model import (
     BenchmarkResult,
     InputError,
     InputFile,
+    Notice,
     PairAnalysis,
     Results,
     RunInfo,
     Settings,
+    Source,
     SlowdownCheck,
     complement,
 )
 from .overall import BootstrapAggregate, overall_figures
 from .parallel import default_workers, worker_pool
 from .protocol import analyse_pair
-from .samples import Sample, read_sample
+from .readers import ReadOptions, SourceFile, read_source, select
+from .samples import Sample
 
 MIN_VALUES = 3
 
@@ -56,6 +60,18 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
+def _unit_errors(spec: BenchmarkSpec, initial: Sample, optimized: Sample,
+                 config: str) -> list[InputError]:
+    """Times in seconds cannot be compared with numbers of an unknown unit."""
+    if (initial.unit is None) == (optimized.unit is None):
+        return []
+    known, unknown = (initial, optimized) if initial.unit else (optimized, initial)
+    return [InputError(config, spec.line, (
+        f"{known.path} states its time unit (values converted to seconds) but {unknown.path} "
+        "is a plain sample without a unit: the speedup would depend on a guess. Give both "
+        "sides in result files of a tool, or both as plain samples in the same unit"))]
+
+
 @dataclass(frozen=True)
 class _Pair:
     """A benchmark whose samples were read without error, ready to be analysed."""
@@ -68,7 +84,8 @@ class _Pair:
 
 
 def _read_benchmark(
-    index: int, spec: BenchmarkSpec, config: str, samples: dict[Path, Sample]
+    index: int, spec: BenchmarkSpec, config: str, sources: dict[Path, SourceFile],
+    options: ReadOptions,
 ) -> tuple[BenchmarkResult, _Pair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable."""
     result = BenchmarkResult(
@@ -80,17 +97,23 @@ def _read_benchmark(
         return result, None
     read = {}
     errors: list[InputError] = []
-    for role, file, display in (("initial", spec.initial, spec.initial_display),
-                                ("optimized", spec.optimized, spec.optimized_display)):
+    for role, file, selection in (("initial", spec.initial, spec.initial_selection),
+                                  ("optimized", spec.optimized, spec.optimized_selection)):
         key = file.resolve()
-        if key not in samples:
-            samples[key] = read_sample(file, display)
-        read[role] = samples[key]
+        if key not in sources:
+            sources[key] = read_source(file, os.path.normpath(str(file)), options)
+        read[role] = select(sources[key], selection)
         errors += _sample_errors(spec, role, read[role], config)
+    initial, optimized = read["initial"], read["optimized"]
+    errors += _unit_errors(spec, initial, optimized, config)
+    result = dataclasses.replace(
+        result, unit=initial.unit,
+        input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
+                          if sample.notes),
+        input_notices=initial.notices + optimized.notices)
     if errors:
         return dataclasses.replace(result, errors=tuple(errors)), None
-    return result, _Pair(index, spec.weight, spec.alpha, read["initial"].data,
-                         read["optimized"].data)
+    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data)
 
 
 def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
@@ -139,13 +162,33 @@ def analyse_config(
     progress: Progress | None = None,
     run: RunInfo | None = None,
     workers: int | None = None,
+    options: ReadOptions = ReadOptions(),
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
     config = read_config(config_path, settings.alpha)
-    samples: dict[Path, Sample] = {}
+    return analyse_benchmarks(
+        config.benchmarks, settings, source=Source(str(config_path), config=True),
+        progress=progress, run=run, workers=workers, options=options, notices=config.notices,
+        extra_files=(InputFile(str(config_path),
+                               hashlib.sha256(config_path.read_bytes()).hexdigest()),))
+
+
+def analyse_benchmarks(
+    specs: Sequence[BenchmarkSpec],
+    settings: Settings,
+    source: Source,
+    progress: Progress | None = None,
+    run: RunInfo | None = None,
+    workers: int | None = None,
+    options: ReadOptions = ReadOptions(),
+    notices: Sequence[Notice] = (),
+    extra_files: Sequence[InputFile] = (),
+) -> Results:
+    """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``)."""
+    sources: dict[Path, SourceFile] = {}
     benchmarks, pairs = [], []
-    for index, spec in enumerate(config.benchmarks, start=1):
-        result, pair = _read_benchmark(index, spec, str(config_path), samples)
+    for index, spec in enumerate(specs, start=1):
+        result, pair = _read_benchmark(index, spec, source.label, sources, options)
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
@@ -169,16 +212,15 @@ def analyse_config(
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)
-    config_hash = hashlib.sha256(config_path.read_bytes()).hexdigest()
-    input_files = [InputFile(str(config_path), config_hash)]
-    input_files += [InputFile(s.path, s.sha256) for s in samples.values() if s.sha256]
+    input_files = list(extra_files)
+    input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(
         tool_version=__version__,
         settings=settings,
-        config_path=config_path,
+        source=source,
         benchmarks=tuple(benchmarks),
         overall=overall,
-        notices=config.notices + overall.notices,
+        notices=tuple(notices) + overall.notices,
         errors=tuple(error for b in benchmarks for error in b.errors),
         input_files=tuple(input_files),
         run=run,

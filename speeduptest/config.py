@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import InputError, Notice, complement
+from .readers import split_reference
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
 OPTIONAL_COLUMNS = ("weight", "confidence")
@@ -35,6 +36,9 @@ class BenchmarkSpec:
     weight: float | None
     alpha: float | None
     errors: tuple[InputError, ...] = ()
+    # The benchmark selected inside a result file (``path#name``); None: the whole file.
+    initial_selection: str | None = None
+    optimized_selection: str | None = None
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,10 @@ class Config:
     notices: tuple[Notice, ...] = ()
 
 
-def _display(config_path: Path, relative: str) -> str:
-    """How to show a sample path: as the user can find it from the current folder."""
-    return os.path.normpath(str(config_path.parent / relative))
+def _display(path: Path, selection: str | None) -> str:
+    """How to show a sample: as the user can find it from the current folder."""
+    shown = os.path.normpath(str(path))
+    return f"{shown}#{selection}" if selection else shown
 
 
 def _parse_weight(cell: str) -> tuple[float | None, str | None]:
@@ -154,10 +159,11 @@ def read_config(path: Path, default_alpha: float) -> Config:
         paths = {}
         for role in ("initial", "optimized"):
             if record[role]:
-                paths[role] = (path.parent / record[role], _display(path, record[role]))
+                file, selection = split_reference(record[role], path.parent)
+                paths[role] = (file, _display(file, selection), selection)
             else:
                 errors.append(f"the {role} sample file is not given")
-                paths[role] = (None, None)
+                paths[role] = (None, None, None)
         weight, weight_error = _parse_weight(record.get("weight", ""))
         alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
         errors += [e for e in (weight_error, alpha_error) if e]
@@ -171,5 +177,7 @@ def read_config(path: Path, default_alpha: float) -> Config:
             weight=weight,
             alpha=alpha,
             errors=tuple(InputError(str(path), line, message) for message in errors),
+            initial_selection=paths["initial"][2],
+            optimized_selection=paths["optimized"][2],
         ))
     return Config(path, tuple(benchmarks), tuple(notices))

@@ -123,12 +123,15 @@ class BenchmarkResult:
     slowdown: SlowdownCheck | None = None  # only with Settings.check_slowdown
     design: str | None = None  # how hierarchical samples were reduced, in words
     errors: tuple[InputError, ...] = ()
+    unit: str | None = None  # "s" when the files stated their unit; None: as in the files
+    input_notes: tuple[str, ...] = ()  # how the files were read, e.g. warm-ups left out
+    input_notices: tuple[Notice, ...] = ()  # warnings about how the files' values were used
 
     @property
     def notices(self) -> tuple[Notice, ...]:
-        """Every warning of this benchmark: the protocol's, then the effect size's."""
+        """Every warning of this benchmark: the input's, the protocol's, the effect size's."""
         protocol = self.analysis.notices if self.analysis else ()
-        return protocol + (self.effect.notices if self.effect else ())
+        return self.input_notices + protocol + (self.effect.notices if self.effect else ())
 
     @property
     def status(self) -> Status:
@@ -224,10 +227,26 @@ class RunInfo:
 
 
 @dataclass(frozen=True)
+class Source:
+    """What was analysed: a config file, or two result files paired by benchmark name."""
+
+    label: str  # the config path, or "INITIAL vs OPTIMIZED"
+    config: bool = False
+    compared: tuple[str, str] | None = None
+
+    @property
+    def short(self) -> str:
+        """For running titles: file names without folders."""
+        if self.compared:
+            return " vs ".join(Path(path).name for path in self.compared)
+        return Path(self.label).name
+
+
+@dataclass(frozen=True)
 class Results:
     tool_version: str
     settings: Settings
-    config_path: Path
+    source: Source
     benchmarks: tuple[BenchmarkResult, ...]
     overall: Overall
     notices: tuple[Notice, ...] = ()

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .hierarchy import Hierarchy
-from .model import InputError
+from .notices import InputError, Notice
 
 #: The name of the measurement level when the file does not give one.
 MEASUREMENT_LEVEL = "iteration"
@@ -39,13 +39,28 @@ MAX_ERRORS_PER_FILE = 10
 
 @dataclasses.dataclass(frozen=True)
 class Sample:
-    """The values read from one file, and the problems met (located in that file)."""
+    """One side of a benchmark: the values read, and the problems met (located in the file).
+
+    A sample file holds one sample; a benchmark tool's result file holds one per benchmark
+    (``name``), and some hold several versions of each (``variant``: a ReBench executor, the
+    ``version`` column of a long CSV).
+    """
 
     path: str
     data: Hierarchy | None
     errors: tuple[InputError, ...] = ()
     problem: str | None = None  # a problem with the whole file: unreadable, not text
     sha256: str | None = None
+    name: str | None = None
+    variant: str | None = None
+    unit: str | None = None  # "s" when the file states its unit (values are then in seconds)
+    notes: tuple[str, ...] = ()  # what the reader did with the file, e.g. warm-ups dropped
+    notices: tuple[Notice, ...] = ()  # warnings about how the file's values are used
+
+    @property
+    def label(self) -> str:
+        """How a config names this sample in its file: ``name``, ``variant/name`` or ''."""
+        return "/".join(part for part in (self.variant, self.name) if part)
 
     @property
     def ok(self) -> bool:
@@ -57,7 +72,7 @@ class Sample:
         return 0 if self.data is None else self.data.top_level_means.size
 
 
-def _token_problem(token: str) -> tuple[float | None, str | None]:
+def number_problem(token: str) -> tuple[float | None, str | None]:
     """Parse one token: (value, None) or (None, what is wrong with it)."""
     if token.lower() in _NON_FINITE:
         return None, f"'{token}' is not a finite number"
@@ -79,7 +94,7 @@ def parse_sample_text(text: str, path: str) -> Sample:
     skipped = 0
     for line_number, line in enumerate(text.splitlines(), start=1):
         for token in line.split("#", 1)[0].split():
-            value, problem = _token_problem(token)
+            value, problem = number_problem(token)
             if problem is None:
                 values.append(value)
             elif len(errors) < MAX_ERRORS_PER_FILE:
@@ -92,15 +107,43 @@ def parse_sample_text(text: str, path: str) -> Sample:
     return Sample(path, data, tuple(errors))
 
 
-def parse_sample_csv(text: str, path: str) -> Sample:
-    """Parse a hierarchical sample (CSV with a ``value`` column and grouping columns)."""
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text with their physical line numbers; blank and ``#`` lines skipped."""
     lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
              if line.strip() and not line.lstrip().startswith("#")]
-    if not lines:
+    rows = csv.reader(io.StringIO("\n".join(line for _, line in lines)))
+    return [(number, [cell.strip() for cell in cells])
+            for (number, _), cells in zip(lines, rows, strict=True)]
+
+
+def hierarchy_from_rows(rows: list[tuple[tuple[str, ...], float]], levels: list[str]) -> Hierarchy:
+    """Group measurements by their grouping keys (one key per level, highest first)."""
+    tree: dict = {}
+    sizes: dict[tuple[str, ...], int] = {}
+    for keys, value in rows:
+        node = tree
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node.setdefault(keys[-1] if keys else "", []).append(value)
+        sizes[keys] = sizes.get(keys, 0) + 1
+    levels = list(levels)
+    measurement = MEASUREMENT_LEVEL
+    if levels and all(size == 1 for size in sizes.values()):
+        measurement = levels.pop()  # it numbers the measurements: not a level of its own
+        tree = _collapse_last(tree, len(levels))
+    if not levels:
+        flat = [v for group in tree.values() for v in group] if isinstance(tree, dict) else tree
+        return Hierarchy(np.asarray(flat, dtype=float), (measurement,))
+    return Hierarchy(_nested(tree), (*levels, measurement))
+
+
+def parse_sample_csv(text: str, path: str) -> Sample:
+    """Parse a hierarchical sample (CSV with a ``value`` column and grouping columns)."""
+    rows = csv_rows(text)
+    if not rows:
         return Sample(path, None)
-    rows = list(csv.reader(io.StringIO("\n".join(line for _, line in lines))))
-    header = [cell.strip().lower() for cell in rows[0]]
-    header_line = lines[0][0]
+    (header_line, header), body = rows[0], rows[1:]
+    header = [cell.lower() for cell in header]
     if "value" not in header:
         return Sample(path, None, (InputError(
             path, header_line,
@@ -108,15 +151,13 @@ def parse_sample_csv(text: str, path: str) -> Sample:
     value_column = header.index("value")
     levels = [name for i, name in enumerate(header) if i != value_column]
     errors: list[InputError] = []
-    tree: dict = {}
-    sizes: dict[tuple[str, ...], int] = {}
-    for (line_number, _), cells in zip(lines[1:], rows[1:], strict=True):
+    measurements = []
+    for line_number, cells in body:
         if len(cells) != len(header):
             errors.append(InputError(path, line_number, f"{len(cells)} cells, the header has "
                                      f"{len(header)}"))
             continue
-        cells = [cell.strip() for cell in cells]
-        value, problem = _token_problem(cells[value_column])
+        value, problem = number_problem(cells[value_column])
         keys = tuple(cell for i, cell in enumerate(cells) if i != value_column)
         if problem is None and any(key == "" for key in keys):
             problem = "a grouping cell is empty"
@@ -124,21 +165,10 @@ def parse_sample_csv(text: str, path: str) -> Sample:
             if len(errors) < MAX_ERRORS_PER_FILE:
                 errors.append(InputError(path, line_number, problem))
             continue
-        node = tree
-        for key in keys[:-1]:
-            node = node.setdefault(key, {})
-        node.setdefault(keys[-1] if keys else "", []).append(value)
-        sizes[keys] = sizes.get(keys, 0) + 1
-    if errors or not sizes:
+        measurements.append((keys, value))
+    if errors or not measurements:
         return Sample(path, None, tuple(errors))
-    measurement = MEASUREMENT_LEVEL
-    if levels and all(size == 1 for size in sizes.values()):
-        measurement = levels.pop()  # it numbers the measurements: not a level of its own
-        tree = _collapse_last(tree, len(levels))
-    if not levels:
-        flat = [v for group in tree.values() for v in group] if isinstance(tree, dict) else tree
-        return Sample(path, Hierarchy.flat(flat))
-    return Sample(path, Hierarchy(_nested(tree), (*levels, measurement)))
+    return Sample(path, hierarchy_from_rows(measurements, levels))
 
 
 def _collapse_last(tree: dict, depth: int):

@@ -1,0 +1,71 @@
+"""Google Benchmark result files (``--benchmark_format=json`` or ``--benchmark_out=FILE``).
+
+``{"context": {...}, "benchmarks": [...]}``: with ``--benchmark_repetitions=N`` each repetition
+is an entry with ``"run_type": "iteration"`` and the benchmark's name in ``run_name``; the
+entries with ``"run_type": "aggregate"`` (mean, median, stddev, cv, BigO, RMS) summarise them
+and are left out. ``real_time`` (wall clock) and ``cpu_time`` are per-iteration times in
+``time_unit``. The repetitions run one after the other in one process. Levels: repetition.
+
+Reference: Google Benchmark, ``docs/user_guide.md`` (output formats, repetitions) and
+``src/json_reporter.cc``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .common import (
+    ErrorList,
+    SourceFile,
+    make_sample,
+    mark_duplicates,
+    time_factor,
+    value_problem,
+)
+
+
+def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> SourceFile:
+    field = f"{time}_time"
+    order: list[str] = []
+    repetitions: dict[str, list[dict]] = {}
+    aggregated: set[str] = set()
+    errors: dict[str, ErrorList] = {}
+    for position, entry in enumerate(document["benchmarks"], start=1):
+        if not isinstance(entry, dict):
+            continue
+        name = str(entry.get("run_name") or entry.get("name") or f"entry #{position}")
+        suffix = f"_{entry.get('aggregate_name')}"
+        if "run_name" not in entry and name.endswith(suffix):  # before version 1.5
+            name = name[: -len(suffix)]
+        if name not in repetitions:
+            order.append(name)
+            repetitions[name], errors[name] = [], ErrorList(path)
+        if entry.get("run_type") == "aggregate" or "aggregate_name" in entry:
+            aggregated.add(name)
+        elif entry.get("error_occurred"):
+            errors[name].add(f"benchmark '{name}' failed in repetition "
+                             f"{entry.get('repetition_index', '?')}: "
+                             f"{entry.get('error_message', 'no message')}")
+        else:
+            repetitions[name].append(entry)
+    samples = []
+    for name in order:
+        errors_of = errors[name]
+        times = []
+        for number, entry in enumerate(repetitions[name], start=1):
+            where = f"benchmark '{name}', repetition {number}"
+            factor = time_factor(entry.get("time_unit", "ns"), errors_of, where)
+            problem = value_problem(entry.get(field))
+            if problem:
+                errors_of.add(f"{where}: {field} {problem}")
+            elif factor is not None:
+                times.append(entry[field] * factor)
+        if not repetitions[name] and not errors_of:
+            errors_of.add(f"benchmark '{name}' has aggregate rows only (mean, median, …), no "
+                          "repetitions: run it with --benchmark_repetitions=N (N ≥ 3) and "
+                          "without --benchmark_report_aggregates_only")
+        notes = [f"{len(times)} repetitions, {time} time"]
+        if name in aggregated:
+            notes.append("aggregate rows left out")
+        samples.append(make_sample(path, name, times, ("repetition",), errors_of, notes))
+    return SourceFile(path, "Google Benchmark", tuple(mark_duplicates(samples, "benchmark")))

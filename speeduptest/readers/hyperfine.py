@@ -1,0 +1,41 @@
+"""hyperfine result files (``hyperfine --export-json FILE``).
+
+``{"results": [{"command", "times": [...], "exit_codes": [...], "mean", ...}]}``: one entry per
+command, named by ``--command-name`` when given, ``times`` in seconds, one per run of the
+command (each run a new process: the runs are the independent measurements). Warm-up runs are
+not exported. Levels: run.
+
+Reference: hyperfine's ``src/export/json.rs``.
+"""
+
+from __future__ import annotations
+
+from .common import ErrorList, SourceFile, make_sample, mark_duplicates, value_problem
+
+
+def _command(entry: object, position: int, path: str):
+    errors = ErrorList(path)
+    name = entry.get("command") if isinstance(entry, dict) else None
+    name = name if isinstance(name, str) and name else f"command #{position}"
+    where = f"command '{name}'"
+    times = entry.get("times") if isinstance(entry, dict) else None
+    if not isinstance(times, list):
+        errors.add(f"{where}: no 'times' list (hyperfine versions before 1.5 did not export "
+                   "the individual runs)")
+        times = []
+    for index, value in enumerate(times, start=1):
+        problem = value_problem(value)
+        if problem:
+            errors.add(f"{where}, run {index}: {problem}")
+    notes = [f"{len(times)} runs"]
+    exit_codes = entry.get("exit_codes") if isinstance(entry, dict) else None
+    failed = sum(1 for code in exit_codes or () if code not in (0, None))
+    if failed:
+        notes.append(f"{failed} run(s) exited with a non-zero status (hyperfine -i)")
+    return make_sample(path, name, times, ("run",), errors, notes)
+
+
+def parse(document: dict, path: str) -> SourceFile:
+    samples = [_command(entry, position, path)
+               for position, entry in enumerate(document["results"], start=1)]
+    return SourceFile(path, "hyperfine", tuple(mark_duplicates(samples, "command")))

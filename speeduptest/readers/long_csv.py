@@ -1,0 +1,81 @@
+"""Long CSV files holding many benchmarks: ``benchmark,version,…levels…,value``.
+
+One row per measurement. ``benchmark`` names the benchmark and the optional ``version`` which
+program it measured (e.g. ``baseline``/``optimized``); an optional ``unit`` column gives each
+row's time unit (the values are then converted to seconds; without it they are used as they
+are). Every other column is a grouping level, highest first, exactly as in a hierarchical
+``.csv`` sample (``invocation,iteration``).
+"""
+
+from __future__ import annotations
+
+from ..notices import InputError
+from ..samples import Sample, csv_rows, hierarchy_from_rows, number_problem
+from .common import ErrorList, SourceFile, with_enough_units
+from .units import SECONDS, seconds_per
+
+LABELS = ("benchmark", "version", "unit", "value")
+
+
+def looks_like(text: str) -> bool:
+    rows = csv_rows(text[:4096].rsplit("\n", 1)[0] if len(text) > 4096 else text)
+    header = [cell.lower() for cell in rows[0][1]] if rows else []
+    return "benchmark" in header and "value" in header
+
+
+def parse(text: str, path: str) -> SourceFile:
+    rows = csv_rows(text)
+    (header_line, header), body = rows[0], rows[1:]
+    header = [cell.lower() for cell in header]
+    column = {name: header.index(name) for name in LABELS if name in header}
+    levels = [name for name in header if name not in LABELS]
+    level_columns = [header.index(name) for name in levels]
+    file_errors: list[InputError] = []
+    duplicated = sorted({name for name in header if header.count(name) > 1})
+    if duplicated:
+        return SourceFile(path, "long CSV", (), problem=(
+            f"line {header_line}: column(s) {', '.join(duplicated)} appear twice"))
+    groups: dict[tuple[str, str | None], list] = {}
+    errors: dict[tuple[str, str | None], ErrorList] = {}
+    units: dict[tuple[str, str | None], set[str]] = {}
+    for line, cells in body:
+        if len(cells) != len(header):
+            file_errors.append(InputError(path, line, f"{len(cells)} cells, the header has "
+                                          f"{len(header)}"))
+            continue
+        name = cells[column["benchmark"]]
+        if not name:
+            file_errors.append(InputError(path, line, "the benchmark name is empty"))
+            continue
+        key = (name, cells[column["version"]] if "version" in column else None)
+        groups.setdefault(key, [])
+        errors_of = errors.setdefault(key, ErrorList(path))
+        value, problem = number_problem(cells[column["value"]])
+        keys = tuple(cells[i] for i in level_columns)
+        factor = 1.0
+        if problem is None and any(k == "" for k in keys):
+            problem = "a grouping cell is empty"
+        if problem is None and "unit" in column:
+            unit = cells[column["unit"]]
+            units.setdefault(key, set()).add(unit)
+            factor = seconds_per(unit)
+            if factor is None:
+                problem = f"unit '{unit}' is not a unit of time"
+        if problem is not None:
+            errors_of.add(f"benchmark '{key[0]}'{f' ({key[1]})' if key[1] else ''}: {problem}",
+                          line)
+            continue
+        groups[key].append((keys, value * factor))
+    samples = []
+    for key, measurements in groups.items():
+        name, version = key
+        unit = SECONDS if "unit" in column else None
+        if errors[key] or not measurements:
+            samples.append(Sample(path, None, errors[key].result(), name=name, variant=version,
+                                  unit=unit))
+            continue
+        notes = [f"units: {', '.join(sorted(units[key]))}"] if key in units else []
+        samples.append(with_enough_units(Sample(
+            path, hierarchy_from_rows(measurements, levels), name=name, variant=version,
+            unit=unit, notes=tuple(notes))))
+    return SourceFile(path, "long CSV", tuple(samples), errors=tuple(file_errors))

@@ -1,0 +1,157 @@
+"""ReBench data files (``.data``), current and old formats.
+
+Current format (ReBench 1.x, ``rebench/persistence.py``): tab-separated lines under a header
+``invocation iteration value unit criterion benchmark executor suite extraArgs cores
+inputSize varValue tag machine runId`` (older 1.x releases have fewer columns: they are read
+by name). ``#`` lines are comments, except ``# benchmark: ID={json}`` and ``# run_id:
+ID={json}`` which give each run's details, among them its warm-up iterations: those are left
+out, as ReBench leaves them out of its own statistics. Only the ``total`` criterion is a time
+of the whole iteration; other criteria are parts of it. Levels: invocation › iteration.
+
+Old format (ReBench before 1.0, e.g. the are-we-fast-yet data of 2014): ``[timestamp] value
+unit criterion benchmark vm suite extra_args warmup cores input_size variable``, without
+invocation numbers: the values are taken as independent iterations (and the report says so).
+
+A sample is named by its benchmark; the executor (``vm``) is its version, so
+``file.data#Executor/Benchmark`` selects one. When one executor runs a benchmark in several
+suites or with several arguments, the name says which: ``Benchmark [suite, args]``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..notices import InputError
+from ..samples import Sample, hierarchy_from_rows, number_problem
+from .common import ErrorList, SourceFile, with_enough_units
+from .units import SECONDS, seconds_per
+
+_OLD_LINE = re.compile(r"\[[0-9T:\-. ]+\]\t")
+_HEADER_START = "invocation\titeration\tvalue\tunit\tcriterion"
+_OLD_COLUMNS = ("value", "unit", "criterion", "benchmark", "executor", "suite", "extraArgs",
+                "warmup", "cores", "inputSize", "varValue")
+#: Columns that tell apart runs of one benchmark by one executor, in the order shown.
+_QUALIFIERS = ("suite", "extraArgs", "cores", "inputSize", "varValue", "tag", "machine")
+
+
+def looks_like(text: str) -> bool:
+    for line in text[:65536].splitlines():
+        if line.startswith("#!") and "rebench" in line:
+            return True
+        if line.startswith("#") or not line.strip():
+            continue
+        return line.startswith(_HEADER_START) or bool(_OLD_LINE.match(line))
+    return False
+
+
+def _warmups(metadata: dict[str, dict], line: str) -> None:
+    """Record a ``# benchmark:`` or ``# run_id:`` line's details (ids are per file)."""
+    for kind in ("benchmark", "run_id"):
+        prefix = f"# {kind}: "
+        if line.startswith(prefix):
+            key, _, details = line[len(prefix):].partition("=")
+            try:
+                metadata.setdefault(kind, {})[key.strip()] = json.loads(details)
+            except json.JSONDecodeError:
+                pass  # details are informative only; the data lines are what counts
+
+
+def _warmup_of(metadata: dict[str, dict], run_id: str) -> int:
+    run = metadata.get("run_id", {}).get(run_id, {})
+    benchmark = metadata.get("benchmark", {}).get(str(run.get("benchmark_id")), {})
+    details = run.get("runDetails") or benchmark.get("runDetails") or {}
+    warmup = details.get("warmup") if isinstance(details, dict) else None
+    return warmup if isinstance(warmup, int) and warmup > 0 else 0
+
+
+def _name(key: tuple[str, ...], runs_of_benchmark: list[tuple[str, ...]]) -> str:
+    varying = [i for i in range(2, len(key))
+               if len({run[i] for run in runs_of_benchmark}) > 1 and key[i]]
+    return key[0] + (f" [{', '.join(key[i] for i in varying)}]" if varying else "")
+
+
+def parse(text: str, path: str) -> SourceFile:
+    columns: list[str] | None = None
+    old = False
+    metadata: dict[str, dict] = {}
+    file_errors: list[InputError] = []
+    rows: dict[tuple[str, ...], list] = {}
+    errors: dict[tuple[str, ...], ErrorList] = {}
+    units: dict[tuple[str, ...], set[str]] = {}
+    warm: dict[tuple[str, ...], int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("#"):
+            _warmups(metadata, line)
+            continue
+        if not line.strip():
+            continue
+        if line.startswith(_HEADER_START):
+            columns, old = line.split("\t"), False
+            continue
+        cells = line.split("\t")
+        if _OLD_LINE.match(line):
+            columns, old, cells = list(_OLD_COLUMNS), True, cells[1:]
+        if columns is None:
+            file_errors.append(InputError(path, number, "a data line before the header line "
+                                          f"({_HEADER_START.replace(chr(9), ' ')} …)"))
+            continue
+        record = dict(zip(columns, cells, strict=False))
+        if len(cells) < columns.index("benchmark") + 3 or not record.get("benchmark"):
+            file_errors.append(InputError(path, number, (
+                f"{len(cells)} of {len(columns)} columns, no benchmark and executor: the line "
+                "is cut (was the file truncated?)")))
+            continue
+        if record.get("criterion") != "total":
+            continue
+        key = (record["benchmark"], record["executor"],
+               *(record.get(column, "") for column in _QUALIFIERS))
+        rows.setdefault(key, [])
+        errors_of = errors.setdefault(key, ErrorList(path))
+        where = f"benchmark '{record['benchmark']}' ({record['executor']})"
+        if len(cells) < len(columns) - 1:  # the last columns may be empty and left out
+            errors_of.add(f"{where}: {len(cells)} of {len(columns)} columns (was the file "
+                          "truncated?)", number)
+            continue
+        value, problem = number_problem(record.get("value", ""))
+        factor = seconds_per(record.get("unit", ""))
+        if problem is None and factor is None:
+            problem = f"unit '{record.get('unit', '')}' is not a unit of time"
+        if problem is None and not old:
+            try:
+                invocation, iteration = int(record["invocation"]), int(record["iteration"])
+            except ValueError:
+                problem = "invocation and iteration must be whole numbers"
+        if problem is not None:
+            errors_of.add(f"{where}: {problem}", number)
+            continue
+        units.setdefault(key, set()).add(record["unit"])
+        if old:
+            rows[key].append(((str(len(rows[key]) + 1),), value * factor))
+        elif iteration <= _warmup_of(metadata, record.get("runId", "")):
+            warm[key] = warm.get(key, 0) + 1
+        else:
+            rows[key].append(((str(invocation), str(iteration)), value * factor))
+    by_benchmark: dict[tuple[str, str], list] = {}
+    for key in rows:
+        by_benchmark.setdefault(key[:2], []).append(key)
+    samples = []
+    levels = ["iteration"] if old else ["invocation", "iteration"]
+    for key, measurements in rows.items():
+        name, executor = _name(key, by_benchmark[key[:2]]), key[1]
+        if errors[key] or not measurements:
+            samples.append(Sample(path, None, errors[key].result(), name=name,
+                                  variant=executor, unit=SECONDS))
+            continue
+        notes = [f"units: {', '.join(sorted(units[key]))}"]
+        if key in warm:
+            notes.append(f"{warm[key]} warm-up iterations left out")
+        if old:
+            notes.append("old ReBench format: no invocation numbers, the values are taken "
+                         "as independent iterations")
+        samples.append(with_enough_units(Sample(
+            path, hierarchy_from_rows(measurements, levels), name=name, variant=executor,
+            unit=SECONDS, notes=tuple(notes))))
+    if not samples and not file_errors and columns is None:
+        return SourceFile(path, "ReBench", (), problem="holds no ReBench data lines")
+    return SourceFile(path, "ReBench", tuple(samples), errors=tuple(file_errors))
