@@ -25,14 +25,14 @@ from .model import (
     Results,
     RunInfo,
     Settings,
-    Source,
     SlowdownCheck,
+    Source,
     complement,
 )
 from .overall import BootstrapAggregate, overall_figures
 from .parallel import default_workers, worker_pool
 from .protocol import analyse_pair
-from .readers import ReadOptions, SourceFile, read_source, select
+from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
 from .samples import Sample
 
 MIN_VALUES = 3
@@ -162,7 +162,7 @@ def analyse_config(
     progress: Progress | None = None,
     run: RunInfo | None = None,
     workers: int | None = None,
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_OPTIONS,
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
     config = read_config(config_path, settings.alpha)
@@ -180,7 +180,7 @@ def analyse_benchmarks(
     progress: Progress | None = None,
     run: RunInfo | None = None,
     workers: int | None = None,
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_OPTIONS,
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
 ) -> Results:

@@ -29,7 +29,8 @@ from ..samples import Sample, parse_sample_csv, parse_sample_text
 from . import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
 from .common import InputError, SourceFile
 
-__all__ = ["ReadOptions", "SourceFile", "read_source", "select", "split_reference"]
+__all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "read_source", "select",
+           "split_reference"]
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,12 @@ class ReadOptions:
     time: Literal["real", "cpu"] = "real"
 
 
+DEFAULT_OPTIONS = ReadOptions()
+
+
 #: Shown when a JSON document is none of the formats known.
-JSON_FORMATS = "pyperf, hyperfine --export-json, Google Benchmark --benchmark_format=json, JMH -rf json"
+JSON_FORMATS = ("pyperf, hyperfine --export-json, Google Benchmark --benchmark_format=json, "
+                "JMH -rf json")
 
 
 def split_reference(reference: str, base: Path) -> tuple[Path, str | None]:
@@ -78,7 +83,7 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
 
 
 def parse_source(raw: bytes, path: str, filename: str,
-                 options: ReadOptions = ReadOptions()) -> SourceFile:
+                 options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
     """Recognise the format of a file's content and read it. ``path`` locates errors."""
     suffixes = [suffix.lower() for suffix in Path(filename).suffixes]
     if raw[:2] == b"\x1f\x8b":
@@ -108,7 +113,7 @@ def parse_source(raw: bytes, path: str, filename: str,
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 
-def read_source(file: Path, display: str, options: ReadOptions = ReadOptions()) -> SourceFile:
+def read_source(file: Path, display: str, options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
     """Read and recognise a file; ``display`` is how its path is shown to the user."""
     try:
         raw = file.read_bytes()

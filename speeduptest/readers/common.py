@@ -101,7 +101,7 @@ def with_enough_units(sample: Sample) -> Sample:
         f"optimistic. Measure at least {MIN_GROUPS} {upper}s (better 10 or more).",
     )
     return with_enough_units(dataclasses.replace(
-        sample, data=merged, notices=sample.notices + (notice,)))
+        sample, data=merged, notices=(*sample.notices, notice)))
 
 
 def make_sample(

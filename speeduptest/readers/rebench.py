@@ -19,6 +19,7 @@ suites or with several arguments, the name says which: ``Benchmark [suite, args]
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -51,10 +52,9 @@ def _warmups(metadata: dict[str, dict], line: str) -> None:
         prefix = f"# {kind}: "
         if line.startswith(prefix):
             key, _, details = line[len(prefix):].partition("=")
-            try:
+            # Details only tell warm-ups apart; the data lines are what counts.
+            with contextlib.suppress(json.JSONDecodeError):
                 metadata.setdefault(kind, {})[key.strip()] = json.loads(details)
-            except json.JSONDecodeError:
-                pass  # details are informative only; the data lines are what counts
 
 
 def _warmup_of(metadata: dict[str, dict], run_id: str) -> int:
