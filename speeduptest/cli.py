@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -12,14 +13,15 @@ from pathlib import Path
 
 from . import __version__
 from .analysis import analyse_config
+from .compare import compare_files
 from .config import ConfigError
 from .hierarchy import variance_components
 from .model import RunInfo, Settings
 from .output import write_files
 from .planning import plan_experiment
+from .readers import ReadOptions, read_source, select, split_reference
 from .render.terminal import render_plan, render_terminal
 from .reports import DEFAULT_FORMATS, FORMATS, render_formats
-from .samples import read_sample
 
 EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED, EXIT_SLOWER = 0, 1, 2, 3
 
@@ -55,15 +57,8 @@ def _formats(text: str) -> tuple[str, ...]:
     return names
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="speeduptest",
-        description="Is the optimized version really faster? Runs the Speedup-Test protocol on "
-                    "every benchmark of CONFIG and writes reports. See also: speeduptest plan "
-                    "--help (experiment planning).",
-    )
-    parser.add_argument("config", type=Path, help="CSV with columns benchmark, initial, "
-                        "optimized[, weight, confidence]")
+def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
+    """The options shared by a config run and ``speeduptest compare``."""
     parser.add_argument("--alpha", type=_probability, default=0.05,
                         help="risk of every test, unless a config row sets its confidence "
                              "(default 0.05)")
@@ -82,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bootstrap", type=_count(1), default=10_000,
                         help="resamples of every resampling method (default 10000)")
     parser.add_argument("--seed", type=_count(0), default=0, help="random seed (default 0)")
+    parser.add_argument("--time", choices=("real", "cpu"), default="real",
+                        help="which time of Google Benchmark files to compare: wall-clock "
+                             "(real, the default) or CPU time")
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="also run the protocol in the other direction and exit with "
                              "status 3 when a benchmark is significantly slower (mean or "
@@ -89,6 +87,35 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but fatal errors")
     parser.add_argument("--version", action="version", version=f"speeduptest {__version__}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="speeduptest",
+        description="Is the optimized version really faster? Runs the Speedup-Test protocol on "
+                    "every benchmark of CONFIG and writes reports. See also: speeduptest "
+                    "compare --help (two result files of a benchmark tool), speeduptest plan "
+                    "--help (experiment planning).",
+    )
+    parser.add_argument("config", type=Path, help="CSV with columns benchmark, initial, "
+                        "optimized[, weight, confidence]; a sample is a file, or FILE#NAME "
+                        "for one benchmark of a tool's result file")
+    _add_analysis_options(parser)
+    return parser
+
+
+def build_compare_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="speeduptest compare",
+        description="Compare two result files of the same benchmark tool (pyperf, hyperfine, "
+                    "Google Benchmark, JMH, ReBench, long CSV), benchmarks paired by name, "
+                    "with the same analysis and reports as a config.",
+    )
+    parser.add_argument("initial", help="result file of the initial version; FILE#VERSION "
+                        "takes one version (ReBench executor, long-CSV version, hyperfine "
+                        "command) of a file holding several")
+    parser.add_argument("optimized", help="result file of the optimized version, likewise")
+    _add_analysis_options(parser)
     return parser
 
 
@@ -127,7 +154,9 @@ def build_plan_parser() -> argparse.ArgumentParser:
                     "variance each level adds and the optimal number of repetitions per level "
                     "(Kalibera & Jones, ISMM 2013).",
     )
-    parser.add_argument("sample", type=Path, help="CSV with grouping columns and a value column")
+    parser.add_argument("sample", help="CSV with grouping columns and a value column, or "
+                        "FILE#NAME for one benchmark of a tool's result file (pyperf, JMH, "
+                        "ReBench, long CSV)")
     parser.add_argument("--cost", type=_cost, action="append", default=[], required=True,
                         metavar="LEVEL=COST",
                         help="cost of one more unit at a level, e.g. iteration=1 "
@@ -140,7 +169,8 @@ def build_plan_parser() -> argparse.ArgumentParser:
 
 def plan_main(argv: Sequence[str]) -> int:
     args = build_plan_parser().parse_args(argv)
-    sample = read_sample(args.sample, str(args.sample))
+    file, name = split_reference(args.sample, Path())
+    sample = select(read_source(file, os.path.normpath(str(file))), name)
     if not sample.ok or sample.data is None:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]
@@ -166,7 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["plan"]:
         return plan_main(arguments[1:])
-    args = build_parser().parse_args(arguments)
+    comparing = arguments[:1] == ["compare"]
+    args = (build_compare_parser().parse_args(arguments[1:]) if comparing
+            else build_parser().parse_args(arguments))
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,
@@ -181,8 +213,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
+    options = ReadOptions(time=args.time)
     try:
-        results = analyse_config(args.config, settings, progress, run)
+        if comparing:
+            results = compare_files(args.initial, args.optimized, settings, progress, run,
+                                    options=options)
+        else:
+            results = analyse_config(args.config, settings, progress, run, options=options)
     except ConfigError as error:
         progress.done()
         print(f"speeduptest: error: {error}", file=sys.stderr)

@@ -19,6 +19,7 @@ from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
+from .formatting import UNSTATED, TimeScale
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
@@ -59,9 +60,10 @@ def _rug(values: np.ndarray, position: float, half_height: float = 0.35):
     return xs, ys
 
 
-def distribution_figure(analysis: PairAnalysis) -> str:
+def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> str:
     """Both samples side by side: box plots with every run as a point, and the two ECDFs."""
-    samples = (analysis.initial_values, analysis.optimized_values)
+    samples = (analysis.initial_values * scale.factor, analysis.optimized_values * scale.factor)
+    quantity = f"execution time ({scale.label})" if scale.label else "execution time"
     with plt.rc_context(_STYLE):
         # A fixed layout: tight_layout would lay the text out twice more (3x slower).
         figure, (left, right) = plt.subplots(1, 2, figsize=(6.6, 2.0),
@@ -84,10 +86,10 @@ def distribution_figure(analysis: PairAnalysis) -> str:
             else:
                 axes.xaxis.set_major_locator(ticker.MaxNLocator(5))  # fewer labels: lighter PDF
         left.invert_yaxis()
-        left.set_xlabel("execution time (box: quartiles; ticks: every run)")
+        left.set_xlabel(f"{quantity}: box = quartiles, ticks = every run")
         for values, colour in zip(samples, (INITIAL_COLOUR, OPTIMIZED_COLOUR), strict=True):
             right.ecdf(values, color=colour)
-        right.set_xlabel("execution time")
+        right.set_xlabel(quantity)
         right.set_ylabel("fraction of runs ≤ t")  # colours as on the left: no legend
         right.yaxis.set_major_locator(ticker.FixedLocator([0, 0.5, 1]))
         return _to_svg(figure)

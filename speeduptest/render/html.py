@@ -16,9 +16,9 @@ from pathlib import Path
 
 import jinja2
 
-from ..model import PairAnalysis, Results
+from ..model import BenchmarkResult, Results
 from . import figures
-from .formatting import speedup
+from .formatting import TimeScale, benchmark_scale, speedup
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
@@ -50,6 +50,11 @@ def number(value: float | None, digits: int = 4) -> str:
     if "e+" in text and abs(value) < 1e9:
         return f"{value:.0f}"
     return text
+
+
+def time(value: float | None, scale: TimeScale, digits: int = 5) -> str:
+    """A time in the benchmark's display unit (``scale``)."""
+    return number(None if value is None else value * scale.factor, digits)
 
 
 def p_value(value: float | None) -> str:
@@ -99,8 +104,8 @@ def _data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def distribution_uri(analysis: PairAnalysis) -> str:
-    return _data_uri(figures.distribution_figure(analysis))
+def distribution_uri(benchmark: BenchmarkResult) -> str:
+    return _data_uri(figures.distribution_figure(benchmark.analysis, benchmark_scale(benchmark)))
 
 
 def draw_summary_figures(results: Results) -> tuple[str | None, str | None]:
@@ -112,7 +117,7 @@ def draw_summary_figures(results: Results) -> tuple[str | None, str | None]:
 
 def draw_distributions(results: Results, indices: Iterable[int]) -> dict[int, str]:
     """The distribution figure of each analysed benchmark among ``indices``."""
-    return {index: distribution_uri(results.benchmarks[index].analysis) for index in indices
+    return {index: distribution_uri(results.benchmarks[index]) for index in indices
             if results.benchmarks[index].analysis is not None}
 
 
@@ -128,7 +133,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters.update(number=number, speedup=speedup, p_value=p_value, percent=percent,
-                       signed_percent=signed_percent, confidence=confidence, verdict=verdict)
+                       signed_percent=signed_percent, confidence=confidence, verdict=verdict,
+                       time=time)
     return env
 
 
@@ -147,6 +153,7 @@ class ReportRenderer:
             "benchmarks": benchmarks,
             "figures": drawn,
             "anchor": anchor,
+            "time_scale": benchmark_scale,
             "ext": link_extension,
             "titles": TITLES,
             "method_labels": METHOD_LABELS,

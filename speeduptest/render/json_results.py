@@ -113,7 +113,8 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
         "alpha": _number(benchmark.alpha),
         "status": benchmark.status,
         "files": {"initial": benchmark.initial_path, "optimized": benchmark.optimized_path,
-                  "config_line": benchmark.config_line},
+                  "config_line": benchmark.config_line, "notes": list(benchmark.input_notes)},
+        "unit": benchmark.unit,
         "initial": None, "optimized": None, "speedup": None, "tests": None,
         "mean": None, "median": None, "effect_size": None,
         "warnings": [], "warning_details": [],
@@ -176,6 +177,8 @@ def results_dict(results: Results) -> dict[str, Any]:
     settings = results.settings
     return {
         "tool": {"name": "speeduptest", "version": results.tool_version},
+        "input": ({"compared": list(results.source.compared)} if results.source.compared
+                  else {"config": results.source.label}),
         "settings": {
             "alpha": settings.alpha,
             "proportion_confidence": settings.effective_proportion_confidence,

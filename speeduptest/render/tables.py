@@ -13,7 +13,7 @@ from .formatting import speedup
 VERDICT_MARKS = {"significant": "✅ faster", "not_significant": "➖ not significant",
                  "inconclusive": "❔ inconclusive"}
 CSV_COLUMNS = (
-    "benchmark", "status", "weight", "alpha", "n_initial", "n_optimized",
+    "benchmark", "status", "weight", "alpha", "n_initial", "n_optimized", "unit",
     "mean_initial", "mean_optimized", "median_initial", "median_optimized",
     "speedup_mean", "speedup_median", "speedup_min", "ci_low", "ci_high", "ci_method",
     "mean_verdict", "mean_reason", "mean_max_confidence",
@@ -42,7 +42,7 @@ def benchmark_rows(results: Results) -> list[dict[str, object]]:
         if analysis is not None:
             row.update(
                 n_initial=analysis.initial.n, n_optimized=analysis.optimized.n,
-                mean_initial=analysis.initial.mean, mean_optimized=analysis.optimized.mean,
+                unit=benchmark.unit, mean_initial=analysis.initial.mean, mean_optimized=analysis.optimized.mean,
                 median_initial=analysis.initial.median,
                 median_optimized=analysis.optimized.median,
                 speedup_mean=analysis.speedup.mean, speedup_median=analysis.speedup.median,

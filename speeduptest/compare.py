@@ -1,0 +1,106 @@
+"""``speeduptest compare INITIAL OPTIMIZED``: pair the benchmarks of two result files by name.
+
+Each side is a result file, or ``file#VERSION`` to take one version (a ReBench executor, a long
+CSV's version, a hyperfine command) out of a file that holds several. Benchmarks found on one
+side only are listed as warnings. When each side holds a single benchmark, the two are paired
+whatever their names (``hyperfine.json#old`` with ``hyperfine.json#new``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .analysis import Progress, analyse_benchmarks
+from .config import BenchmarkSpec, ConfigError
+from .model import Results, RunInfo, Settings, Source
+from .notices import Notice
+from .readers import DEFAULT_OPTIONS, ReadOptions, read_source, samples_of, split_reference
+from .samples import Sample
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The benchmarks to analyse, and what could not be paired."""
+
+    specs: tuple[BenchmarkSpec, ...]
+    notices: tuple[Notice, ...]
+
+
+def _side(reference: str, options: ReadOptions) -> tuple[Path, list[Sample]]:
+    path, version = split_reference(reference, Path())
+    source = read_source(path, os.path.normpath(str(path)), options)
+    try:
+        return path, samples_of(source, version)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def _spec(name: str, initial: tuple[Path, Sample], optimized: tuple[Path, Sample],
+          alpha: float) -> BenchmarkSpec:
+    (initial_path, initial_sample), (optimized_path, optimized_sample) = initial, optimized
+    return BenchmarkSpec(
+        name=name, line=None, initial=initial_path, optimized=optimized_path,
+        initial_display=initial_sample.path, optimized_display=optimized_sample.path,
+        weight=1.0, alpha=alpha, initial_selection=initial_sample.label or None,
+        optimized_selection=optimized_sample.label or None)
+
+
+def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
+    if not names:
+        return None
+    shown = ", ".join(names[:20]) + (f", … ({len(names) - 20} more)" if len(names) > 20 else "")
+    return Notice(
+        "unpaired-benchmarks",
+        f"{len(names)} benchmark(s) of {here} have no counterpart in {there} and were not "
+        f"analysed: {shown}.",
+        "Benchmarks are paired by name: check that both files come from the same suite, or "
+        "write a config to pair differently named benchmarks.",
+    )
+
+
+def pair_files(initial: str, optimized: str, alpha: float,
+               options: ReadOptions = DEFAULT_OPTIONS) -> Pairing:
+    """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
+    initial_path, initial_samples = _side(initial, options)
+    optimized_path, optimized_samples = _side(optimized, options)
+    if not initial_samples or not optimized_samples:
+        empty = initial if not initial_samples else optimized
+        raise ConfigError(f"{empty}: holds no benchmark")
+    if len(initial_samples) == 1 and len(optimized_samples) == 1:
+        first, second = initial_samples[0], optimized_samples[0]
+        name = first.name if first.name == second.name else f"{first.name} → {second.name}"
+        return Pairing((_spec(name or "benchmark", (initial_path, first),
+                              (optimized_path, second), alpha),), ())
+    by_name = {sample.name: sample for sample in optimized_samples}
+    specs = tuple(
+        _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]),
+              alpha)
+        for sample in initial_samples if sample.name in by_name)
+    if not specs:
+        raise ConfigError(f"{initial} and {optimized} have no benchmark name in common")
+    initial_names = {sample.name for sample in initial_samples}
+    notices = (
+        _unpaired([s.name for s in initial_samples if s.name not in by_name], initial, optimized),
+        _unpaired([s.name for s in optimized_samples if s.name not in initial_names], optimized,
+                  initial),
+    )
+    return Pairing(specs, tuple(notice for notice in notices if notice))
+
+
+def compare_files(
+    initial: str,
+    optimized: str,
+    settings: Settings,
+    progress: Progress | None = None,
+    run: RunInfo | None = None,
+    workers: int | None = None,
+    options: ReadOptions = DEFAULT_OPTIONS,
+) -> Results:
+    """Analyse the benchmarks two result files have in common, as a config of them would be.
+    Raises ``ConfigError`` when a file is unusable or nothing pairs."""
+    pairing = pair_files(initial, optimized, settings.alpha, options)
+    source = Source(f"{initial} vs {optimized}", compared=(initial, optimized))
+    return analyse_benchmarks(pairing.specs, settings, source, progress=progress, run=run,
+                              workers=workers, options=options, notices=pairing.notices)
