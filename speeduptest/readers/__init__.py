@@ -58,9 +58,9 @@ def split_reference(reference: str, base: Path) -> tuple[Path, str | None]:
 
 
 def _json_problem(error: json.JSONDecodeError, text: str) -> str:
-    truncated = error.pos >= len(text.rstrip()) - 1
-    hint = " (the file ends early: was it truncated?)" if truncated else ""
-    return f"is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}{hint}"
+    ended_early = not text.rstrip().endswith(("}", "]"))
+    hint = " (the file ends early: was it truncated?)" if ended_early else ""
+    return f"is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}){hint}"
 
 
 def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:

@@ -1,0 +1,249 @@
+"""Readers of benchmark tools' result files, on files the real tools wrote (tests/data/tools,
+with the commands that made them), and on damaged copies of those files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from speeduptest.readers import parse_source, read_source, select
+from speeduptest.readers.units import seconds_per
+
+TOOLS = Path(__file__).parent / "data" / "tools"
+SHARED_REBENCH = Path(__file__).parent.parent / "samples" / "trufflesom-splitting"
+
+
+def read(relative: str):
+    return read_source(TOOLS / relative, relative)
+
+
+def values(sample) -> np.ndarray:
+    """Every measurement of a sample, in file order (any depth)."""
+    def flatten(node):
+        if isinstance(node, np.ndarray):
+            return list(node)
+        return [v for child in node for v in flatten(child)]
+    return np.array(flatten(sample.data.root))
+
+
+# ---------------------------------------------------------------- each format, real files
+
+
+def test_pyperf_processes_values_and_warmups_dropped():
+    source = read("pyperf/initial.json")
+    document = json.loads((TOOLS / "pyperf/initial.json").read_text())
+    assert source.format == "pyperf"
+    sort = select(source, "sort")
+    assert sort.unit == "s"
+    runs = [run for run in document["benchmarks"][0]["runs"] if "values" in run]
+    assert sort.data.level_names == ("process", "value")
+    assert sort.data.top_level_means.size == len(runs)
+    np.testing.assert_allclose(values(sort), [v for run in runs for v in run["values"]])
+    assert any("warm-up values left out" in note for note in sort.notes)
+
+
+def test_pyperf_gzip_reads_like_plain_json():
+    plain, packed = read("pyperf/optimized.json"), read("pyperf/optimized.json.gz")
+    assert [s.name for s in plain.samples] == [s.name for s in packed.samples]
+    for a, b in zip(plain.samples, packed.samples, strict=True):
+        np.testing.assert_array_equal(values(a), values(b))
+
+
+def test_hyperfine_commands_and_seconds():
+    source = read("hyperfine/initial.json")
+    document = json.loads((TOOLS / "hyperfine/initial.json").read_text())
+    assert source.format == "hyperfine"
+    assert [s.name for s in source.samples] == [r["command"] for r in document["results"]]
+    first = source.samples[0]
+    np.testing.assert_array_equal(values(first), document["results"][0]["times"])
+    assert first.data.level_names == ("run",)
+
+
+@pytest.mark.parametrize("time", ["real", "cpu"])
+def test_google_benchmark_repetitions_units_and_time_choice(time):
+    raw = (TOOLS / "google-benchmark/initial.json").read_bytes()
+    source = parse_source(raw, "gb.json", "gb.json", _options(time))
+    document = json.loads(raw)
+    assert source.format == "Google Benchmark"
+    for sample in source.samples:
+        rows = [b for b in document["benchmarks"]
+                if b.get("run_name") == sample.name and b["run_type"] == "iteration"]
+        expected = [b[f"{time}_time"] * seconds_per(b["time_unit"]) for b in rows]
+        np.testing.assert_allclose(values(sample), expected, rtol=1e-15)
+        assert sample.data.level_names == ("repetition",)
+    units = {b["time_unit"] for b in document["benchmarks"]}
+    assert len(units) > 1, "the fixture should mix units (ms and ns) to test conversion"
+
+
+def _options(time):
+    from speeduptest.readers import ReadOptions
+    return ReadOptions(time=time)
+
+
+def test_google_benchmark_aggregates_only_is_an_error_with_advice():
+    source = read("google-benchmark/optimized-aggregates-only.json")
+    sample = select(source, "BM_Sort/256")
+    assert sample.data is None
+    message = str(sample.errors[0])
+    assert "optimized-aggregates-only.json" in message and "BM_Sort/256" in message
+    assert "--benchmark_repetitions" in message
+
+
+def test_rebench_invocations_iterations_and_warmup():
+    source = read("rebench/benchmark.data")
+    assert source.format == "ReBench"
+    sample = select(source, "initial/Loop")
+    assert sample.data.level_names == ("invocation", "iteration")
+    # rebench.conf: 3 invocations × 5 iterations, the first iteration of each a warm-up.
+    assert sample.data.describe() == "3 invocation › 4 iteration"
+    lines = [line.split("\t") for line in (TOOLS / "rebench/benchmark.data").read_text()
+             .splitlines() if not line.startswith(("#", "invocation"))]
+    expected = [float(c[2]) * 1e-3 for c in lines
+                if c[5] == "Loop" and c[6] == "initial" and c[1] != "1"]
+    np.testing.assert_allclose(values(sample), expected)
+
+
+def test_rebench_old_format_from_are_we_fast_yet():
+    source = read_source(SHARED_REBENCH / "are-we-there-yet.data.gz", "awty.data.gz")
+    sample = select(source, "TruffleSOM-graal/Loop")
+    assert sample.unit == "s" and sample.data.top_level_means.size == 100
+    assert any("old ReBench format" in note for note in sample.notes)
+    ambiguous = select(source, "Loop")
+    assert "3 benchmarks matching 'Loop'" in ambiguous.problem
+
+
+def test_long_csv_benchmark_version_levels():
+    source = read_source(SHARED_REBENCH / "long.csv", "long.csv")
+    assert source.format == "long CSV"
+    towers = select(source, "optimized/Towers")
+    assert towers.unit is None  # no unit column: values as they are
+    # Two invocations (11 + 89 iterations) are too few units: iterations are used instead.
+    assert towers.data.top_level_means.size == 100
+    assert [n.code for n in towers.notices] == ["few-top-level-units"]
+
+
+def test_long_csv_unit_column_converts(tmp_path):
+    file = tmp_path / "long.csv"
+    file.write_text("benchmark,version,run,value,unit\n"
+                    + "".join(f"a,old,{i},{v},ms\n" for i, v in enumerate([1, 2, 3], 1))
+                    + "".join(f"a,new,{i},{v},us\n" for i, v in enumerate([500, 600, 700], 1)))
+    source = read_source(file, "long.csv")
+    np.testing.assert_allclose(values(select(source, "old/a")), [1e-3, 2e-3, 3e-3])
+    np.testing.assert_allclose(values(select(source, "a/new")), [5e-4, 6e-4, 7e-4])
+
+
+# ---------------------------------------------------------------- selection
+
+
+def test_a_file_of_many_benchmarks_needs_a_name():
+    sample = select(read("pyperf/initial.json"), None)
+    assert sample.data is None
+    assert "choose one with" in sample.problem and "'sort'" in sample.problem
+
+
+def test_an_unknown_name_lists_what_the_file_holds():
+    sample = select(read("hyperfine/initial.json"), "nope")
+    assert "has no benchmark 'nope'" in sample.problem and "'compress'" in sample.problem
+
+
+def test_a_name_on_a_plain_sample_is_refused(tmp_path):
+    (tmp_path / "x.txt").write_text("1 2 3\n")
+    sample = select(read_source(tmp_path / "x.txt", "x.txt"), "a")
+    assert "single sample" in sample.problem
+
+
+def test_units_table():
+    assert seconds_per("ms") == 1e-3 and seconds_per("µs") == 1e-6 == seconds_per("us")
+    assert seconds_per("ns") == 1e-9 and seconds_per("second") == 1.0
+    assert seconds_per("bytes") is None
+
+
+# ---------------------------------------------------------------- damaged files
+
+
+TRUNCATED = [
+    ("pyperf/initial.json", "sort"),
+    ("hyperfine/initial.json", "compress"),
+    ("google-benchmark/initial.json", "BM_Sort/256"),
+]
+
+
+@pytest.mark.parametrize(("relative", "name"), TRUNCATED)
+def test_truncated_json_names_file_and_benchmark(tmp_path, relative, name):
+    raw = (TOOLS / relative).read_bytes()
+    file = tmp_path / Path(relative).name
+    file.write_bytes(raw[: len(raw) // 2])
+    sample = select(read_source(file, "cut.json"), name)
+    assert sample.data is None
+    assert sample.path == f"cut.json#{name}"
+    assert "not valid JSON" in sample.problem and "truncated" in sample.problem
+    assert f"benchmark '{name}' cannot be read" in sample.problem
+
+
+def test_truncated_gzip_is_reported(tmp_path):
+    raw = (TOOLS / "pyperf/optimized.json.gz").read_bytes()
+    file = tmp_path / "cut.json.gz"
+    file.write_bytes(raw[: len(raw) // 2])
+    sample = select(read_source(file, "cut.json.gz"), "sort")
+    assert "cannot be decompressed" in sample.problem and "sort" in sample.problem
+
+
+def test_truncated_rebench_line_is_located(tmp_path):
+    text = (TOOLS / "rebench/benchmark.data").read_text()
+    file = tmp_path / "cut.data"
+    cut = text.rstrip("\n").rsplit("\t", 10)[0]  # the last line loses its last columns
+    file.write_text(cut)
+    source = read_source(file, "cut.data")
+    last = cut.splitlines()[-1].split("\t")
+    line = len(cut.splitlines())
+    broken = select(source, f"{last[1]}/{last[0]}") if len(last) < 6 else None
+    located = [str(e) for s in source.samples for e in s.errors] + [
+        str(e) for e in source.errors]
+    assert any(f"cut.data:{line}:" in message for message in located), located
+    if broken is not None:
+        assert broken.data is None
+
+
+def test_malformed_values_name_benchmark_and_run(tmp_path):
+    document = json.loads((TOOLS / "pyperf/initial.json").read_text())
+    runs = [run for run in document["benchmarks"][1]["runs"] if "values" in run]
+    runs[1]["values"][0] = "fast"
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(document))
+    source = read_source(file, "bad.json")
+    name = document["benchmarks"][1]["metadata"]["name"]
+    broken = select(source, name)
+    assert broken.data is None
+    assert f"benchmark '{name}', run" in str(broken.errors[0])
+    assert "'fast' is not a number" in str(broken.errors[0])
+    assert select(source, "sort").data is not None  # the others are still read
+
+
+def test_google_benchmark_failed_repetition(tmp_path):
+    document = json.loads((TOOLS / "google-benchmark/initial.json").read_text())
+    row = next(b for b in document["benchmarks"] if b["run_type"] == "iteration")
+    row.update(error_occurred=True, error_message="out of memory")
+    file = tmp_path / "gb.json"
+    file.write_text(json.dumps(document))
+    sample = select(read_source(file, "gb.json"), row["run_name"])
+    assert "failed" in str(sample.errors[0]) and "out of memory" in str(sample.errors[0])
+
+
+def test_unknown_json_and_hyperfine_without_times(tmp_path):
+    file = tmp_path / "x.json"
+    file.write_text('{"hello": 1}')
+    assert "no format speeduptest reads" in read_source(file, "x.json").problem
+    file.write_text('{"results": [{"command": "a", "mean": 1.0}]}')
+    sample = select(read_source(file, "x.json"), "a")
+    assert "command 'a': no 'times' list" in str(sample.errors[0])
+
+
+def test_gzip_of_a_plain_sample(tmp_path):
+    file = tmp_path / "times.txt.gz"
+    file.write_bytes(gzip.compress(b"1 2 3 4\n"))
+    sample = select(read_source(file, "times.txt.gz"), None)
+    assert sample.data.top_level_means.size == 4 and sample.unit is None
