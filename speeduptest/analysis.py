@@ -105,7 +105,8 @@ def _read_benchmark(
         read[role] = select(sources[key], selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
-    errors += _unit_errors(spec, initial, optimized, config)
+    if not errors:
+        errors = _unit_errors(spec, initial, optimized, config)
     result = dataclasses.replace(
         result, unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()

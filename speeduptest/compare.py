@@ -28,11 +28,11 @@ class Pairing:
     notices: tuple[Notice, ...]
 
 
-def _side(reference: str, options: ReadOptions) -> tuple[Path, list[Sample]]:
+def _side(reference: str, options: ReadOptions) -> tuple[Path, str, list[Sample]]:
     path, version = split_reference(reference, Path())
     source = read_source(path, os.path.normpath(str(path)), options)
     try:
-        return path, samples_of(source, version)
+        return path, source.format, samples_of(source, version)
     except ValueError as error:
         raise ConfigError(str(error)) from None
 
@@ -63,8 +63,13 @@ def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
 def pair_files(initial: str, optimized: str, alpha: float,
                options: ReadOptions = DEFAULT_OPTIONS) -> Pairing:
     """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
-    initial_path, initial_samples = _side(initial, options)
-    optimized_path, optimized_samples = _side(optimized, options)
+    initial_path, initial_format, initial_samples = _side(initial, options)
+    optimized_path, optimized_format, optimized_samples = _side(optimized, options)
+    tools = () if initial_format == optimized_format else (Notice(
+        "different-tools",
+        f"{initial} is a {initial_format} file and {optimized} a {optimized_format} file.",
+        "Tools measure differently (warm-up, loops, what a value is): compare files of the "
+        "same tool, or check that the values mean the same thing."),)
     if not initial_samples or not optimized_samples:
         empty = initial if not initial_samples else optimized
         raise ConfigError(f"{empty}: holds no benchmark")
@@ -72,7 +77,7 @@ def pair_files(initial: str, optimized: str, alpha: float,
         first, second = initial_samples[0], optimized_samples[0]
         name = first.name if first.name == second.name else f"{first.name} → {second.name}"
         return Pairing((_spec(name or "benchmark", (initial_path, first),
-                              (optimized_path, second), alpha),), ())
+                              (optimized_path, second), alpha),), tools)
     by_name = {sample.name: sample for sample in optimized_samples}
     specs = tuple(
         _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]),
@@ -86,7 +91,7 @@ def pair_files(initial: str, optimized: str, alpha: float,
         _unpaired([s.name for s in optimized_samples if s.name not in initial_names], optimized,
                   initial),
     )
-    return Pairing(specs, tuple(notice for notice in notices if notice))
+    return Pairing(specs, tools + tuple(notice for notice in notices if notice))
 
 
 def compare_files(

@@ -17,6 +17,7 @@ file: no value is ever dropped without the user being told.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import gzip
 import hashlib
 import json
@@ -164,9 +165,11 @@ def select(source: SourceFile, name: str | None) -> Sample:
     else:
         chosen = [sample for sample in source.samples if _matches(sample, name)]
         if not chosen:
+            close = difflib.get_close_matches(name, [s.label for s in source.samples], 1)
+            guess = f"; did you mean '{close[0]}'?" if close else ""
             return _failed(source, display, (
                 f"has no benchmark '{name}' (this {source.format} file holds "
-                f"{_listing(source.samples)})"))
+                f"{_listing(source.samples)}){guess}"))
         if len(chosen) > 1:
             return _failed(source, display, (
                 f"has {len(chosen)} benchmarks matching '{name}' ({_listing(chosen)}); "

@@ -42,7 +42,8 @@ def benchmark_rows(results: Results) -> list[dict[str, object]]:
         if analysis is not None:
             row.update(
                 n_initial=analysis.initial.n, n_optimized=analysis.optimized.n,
-                unit=benchmark.unit, mean_initial=analysis.initial.mean, mean_optimized=analysis.optimized.mean,
+                unit=benchmark.unit,
+                mean_initial=analysis.initial.mean, mean_optimized=analysis.optimized.mean,
                 median_initial=analysis.initial.median,
                 median_optimized=analysis.optimized.median,
                 speedup_mean=analysis.speedup.mean, speedup_median=analysis.speedup.median,
