@@ -158,7 +158,7 @@ BATCH = 64
 
 
 def analyse_config(
-    config_path: Path,
+    config_path: Path | str,
     settings: Settings,
     progress: Progress | None = None,
     run: RunInfo | None = None,
@@ -166,6 +166,7 @@ def analyse_config(
     options: ReadOptions = DEFAULT_OPTIONS,
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
+    config_path = Path(config_path)
     config = read_config(config_path, settings.alpha)
     return analyse_benchmarks(
         config.benchmarks, settings, source=Source(str(config_path), config=True),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 import speeduptest
@@ -36,9 +38,18 @@ def test_python_api(project):
     assert analysis.mean.verdict == "significant"
     config = project.config("benchmark,initial,optimized\n" + project.good_pair("a") + "\n"
                             + "broken,missing.txt,a-optimized.txt\n")
-    results = speeduptest.analyse_config(config, speeduptest.Settings(bootstrap=500))
+    results = speeduptest.analyse_config(str(config), speeduptest.Settings(bootstrap=500))
     frame = results.to_dataframe()
     assert list(frame["benchmark"]) == ["a", "broken"]
     assert list(frame["status"]) == ["ok", "error"]
     assert frame.loc[0, "speedup_mean"] > 1
     assert "not found" in frame.loc[1, "errors"]
+
+
+def test_python_api_compare_files():
+    tools = Path(__file__).parent / "data" / "tools" / "pyperf"
+    results = speeduptest.compare_files(str(tools / "initial.json"),
+                                        str(tools / "optimized.json"),
+                                        speeduptest.Settings(bootstrap=200))
+    frame = results.to_dataframe()
+    assert "sort" in set(frame["benchmark"]) and set(frame["unit"]) == {"s"}
