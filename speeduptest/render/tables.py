@@ -75,6 +75,9 @@ def render_csv(results: Results) -> str:
     return output.getvalue()
 
 
+SLOWER_MARK = "🔻 slower"
+
+
 def _md_escape(text: str) -> str:
     """Keep user text from breaking the table or turning into markup."""
     for character in "\\`*_[]<>|":
@@ -109,15 +112,21 @@ def render_markdown(results: Results) -> str:
             continue
         low, high, _ = _interval(benchmark)
         interval = f"{low:.4g} to {high:.4g}" if low is not None else "unbounded"
-        lines.append(
-            f"| {name} | {speedup(analysis.speedup.mean)} | {interval} | "
-            f"{VERDICT_MARKS[analysis.mean.verdict]} | {VERDICT_MARKS[analysis.median.verdict]} |")
+        marks = [VERDICT_MARKS[decision.verdict] for decision in (analysis.mean, analysis.median)]
+        if benchmark.slowdown is not None:  # the protocol run the other way (CI gating)
+            reverse = (benchmark.slowdown.mean, benchmark.slowdown.median)
+            marks = [SLOWER_MARK if decision.verdict == "significant" else mark
+                     for mark, decision in zip(marks, reverse, strict=True)]
+        lines.append(f"| {name} | {speedup(analysis.speedup.mean)} | {interval} | "
+                     f"{marks[0]} | {marks[1]} |")
     failed = len(results.failed)
     if failed:
         lines += ["", f"{failed} benchmark(s) could not be analysed: see errors.html."]
+    slower = (", 🔻 significantly slower" if results.settings.check_slowdown
+              else "")
     lines += ["", f"<sub>speeduptest {results.tool_version}; ✅ significant speedup, "
-                  "➖ no significant speedup, ❔ the test's assumptions do not hold (see the "
-                  "warnings).</sub>"]
+                  f"➖ no significant speedup{slower}, ❔ the test's assumptions do not hold "
+                  "(see the warnings).</sub>"]
     return "\n".join(lines) + "\n"
 
 
