@@ -148,3 +148,13 @@ def test_compare_warns_when_the_tools_differ(tmp_path):
                            str(TOOLS / "hyperfine/optimized.json") + "#sort"], tmp_path)
     assert status == 0
     assert any(w["code"] == "different-tools" for w in results["warning_details"])
+
+
+def test_compare_gates_on_a_slower_benchmark(tmp_path):
+    # list_copy is about 7x slower in optimized.json (pyperf compare_to: "7.41x slower").
+    status, _ = run(["compare", str(TOOLS / "pyperf/initial.json"),
+                     str(TOOLS / "pyperf/optimized.json"), "--fail-on-slowdown"], tmp_path)
+    assert status == 3
+    row = next(line for line in (tmp_path / "summary.md").read_text().splitlines()
+               if line.startswith("| list\\_copy"))
+    assert row.endswith("| 🔻 slower | 🔻 slower |")
