@@ -247,3 +247,47 @@ def test_gzip_of_a_plain_sample(tmp_path):
     file.write_bytes(gzip.compress(b"1 2 3 4\n"))
     sample = select(read_source(file, "times.txt.gz"), None)
     assert sample.data.top_level_means.size == 4 and sample.unit is None
+
+
+# ---------------------------------------------------------------- JMH (public result files)
+
+
+def test_jmh_average_time_forks_iterations_units():
+    raw = json.loads((TOOLS / "jmh/average-time.json").read_text())
+    source = read("jmh/average-time.json")
+    assert source.format == "JMH"
+    for entry, sample in zip(raw, source.samples, strict=True):
+        assert sample.name == entry["benchmark"]
+        metric = entry["primaryMetric"]
+        factor = seconds_per(metric["scoreUnit"].split("/")[0])
+        assert sample.data.level_names == ("fork", "iteration")
+        np.testing.assert_allclose(values(sample),
+                                   [v * factor for fork in metric["rawData"] for v in fork])
+        # The mean of the fork means is JMH's score when forks are balanced.
+        assert sample.data.top_level_means.mean() == pytest.approx(metric["score"] * factor)
+
+
+def test_jmh_throughput_becomes_time_per_operation():
+    raw = json.loads((TOOLS / "jmh/throughput.json").read_text())
+    source = read("jmh/throughput.json")
+    entry, sample = raw[0], source.samples[0]
+    unit = entry["primaryMetric"]["scoreUnit"]  # ops/ms
+    per = seconds_per(unit.split("/")[1])
+    np.testing.assert_allclose(
+        values(sample), [per / v for fork in entry["primaryMetric"]["rawData"] for v in fork])
+    assert any("turned into time per operation" in note for note in sample.notes)
+    # Two forks are too few independent units: the iterations are used, with a warning.
+    assert [n.code for n in sample.notices] == ["few-top-level-units"]
+
+
+def test_jmh_missing_raw_data_and_bad_unit(tmp_path):
+    raw = json.loads((TOOLS / "jmh/average-time.json").read_text())
+    del raw[0]["primaryMetric"]["rawData"]
+    raw[1]["primaryMetric"]["scoreUnit"] = "B/op"
+    file = tmp_path / "jmh.json"
+    file.write_text(json.dumps(raw))
+    source = read_source(file, "jmh.json")
+    first, second = source.samples[:2]
+    assert "no rawData" in str(first.errors[0]) and first.name in str(first.errors[0])
+    assert "'B/op' is neither a time per operation" in str(second.errors[0])
+    assert source.samples[2].data is not None
