@@ -121,7 +121,7 @@ def test_long_csv_benchmark_version_levels():
     assert source.format == "long CSV"
     towers = select(source, "optimized/Towers")
     assert towers.unit is None  # no unit column: values as they are
-    # Two invocations (11 + 89 iterations) are too few units: iterations are used instead.
+    # One invocation is too few units: its iterations are used instead, with a warning.
     assert towers.data.top_level_means.size == 100
     assert [n.code for n in towers.notices] == ["few-top-level-units"]
 

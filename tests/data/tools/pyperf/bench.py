@@ -88,7 +88,7 @@ def list_copy_optimized(lst):
 
 
 def fib_memo(n):
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def fib(k):
         return k if k < 2 else fib(k - 1) + fib(k - 2)
     return fib(n)

@@ -64,7 +64,7 @@ def loop():
 
 
 def cache():
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def fib(k):
         return k if k < 2 else fib(k - 1) + fib(k - 2)
     return fib(400)
