@@ -151,7 +151,7 @@ def test_compare_warns_when_the_tools_differ(tmp_path):
 
 
 def test_compare_gates_on_a_slower_benchmark(tmp_path):
-    # list_copy is about 7x slower in optimized.json (pyperf compare_to: "7.41x slower").
+    # list_copy is about 7x slower in optimized.json (pyperf compare_to: "7.72x slower").
     status, _ = run(["compare", str(TOOLS / "pyperf/initial.json"),
                      str(TOOLS / "pyperf/optimized.json"), "--fail-on-slowdown"], tmp_path)
     assert status == 3
