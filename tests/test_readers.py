@@ -192,20 +192,61 @@ def test_truncated_gzip_is_reported(tmp_path):
     assert "cannot be decompressed" in sample.problem and "sort" in sample.problem
 
 
-def test_truncated_rebench_line_is_located(tmp_path):
-    text = (TOOLS / "rebench/benchmark.data").read_text()
-    file = tmp_path / "cut.data"
-    cut = text.rstrip("\n").rsplit("\t", 10)[0]  # the last line loses its last columns
-    file.write_text(cut)
+def _cut(tmp_path: Path, source: Path, keep: int, name: str) -> tuple[Path, int]:
+    """A copy of ``source`` ending ``keep`` characters into its last line (no newline)."""
+    text = source.read_text().rstrip("\n")
+    body, last = text.rsplit("\n", 1)
+    file = tmp_path / name
+    file.write_text(body + "\n" + last[:keep])
+    return file, len(text.splitlines())
+
+
+@pytest.mark.parametrize("keep", [6, 40])  # in the value; in the suite
+def test_rebench_cut_last_line_is_a_located_warning(tmp_path, keep):
+    file, line = _cut(tmp_path, TOOLS / "rebench/benchmark.data", keep, "cut.data")
     source = read_source(file, "cut.data")
-    last = cut.splitlines()[-1].split("\t")
-    line = len(cut.splitlines())
-    broken = select(source, f"{last[1]}/{last[0]}") if len(last) < 6 else None
-    located = [str(e) for s in source.samples for e in s.errors] + [
-        str(e) for e in source.errors]
-    assert any(f"cut.data:{line}:" in message for message in located), located
-    if broken is not None:
-        assert broken.data is None
+    assert len(source.samples) == 7  # no benchmark made up from the cut line
+    for sample in (select(source, "optimized/Lookup"), select(source, "initial/Sort")):
+        assert sample.data is not None and not sample.errors
+        (notice,) = [n for n in sample.notices if n.code == "input-last-line-cut"]
+        assert f"cut.data:{line}:" in notice.message
+
+
+def test_rebench_cut_line_inside_the_file_is_an_error(tmp_path):
+    lines = (TOOLS / "rebench/benchmark.data").read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if "\tLoop\tinitial\t" in line)
+    lines[index] = "\t".join(lines[index].split("\t")[:8])
+    file = tmp_path / "bad.data"
+    file.write_text("\n".join(lines) + "\n")
+    sample = select(read_source(file, "bad.data"), "initial/Loop")
+    assert sample.data is None
+    assert str(sample.errors[0]).startswith(f"bad.data:{index + 1}: benchmark 'Loop' (initial)")
+
+
+def test_long_csv_cut_last_line_and_bad_value(tmp_path):
+    long_csv = SHARED_REBENCH / "long.csv"
+    file, line = _cut(tmp_path, long_csv, 8, "cut.csv")
+    source = read_source(file, "cut.csv")
+    sample = select(source, "baseline/Bounce")
+    assert any(f"cut.csv:{line}:" in n.message for n in sample.notices)
+    text = long_csv.read_text().replace("Bounce,baseline,1,3,50.873", "Bounce,baseline,1,3,x")
+    (tmp_path / "bad.csv").write_text(text)
+    source = read_source(tmp_path / "bad.csv", "bad.csv")
+    bad = select(source, "baseline/Bounce")
+    assert "bad.csv:4: benchmark 'Bounce' (baseline): 'x' is not a number" in str(bad.errors[0])
+    assert select(source, "optimized/Bounce").data is not None
+
+
+@pytest.mark.parametrize("relative", ["jmh/average-time.json", "pyperf/optimized.json.gz"])
+def test_truncated_jmh_and_gzip_name_the_benchmark(tmp_path, relative):
+    raw = (TOOLS / relative).read_bytes()
+    # For .gz: a complete gzip stream of a cut document.
+    raw = gzip.compress(gzip.decompress(raw)[:3000]) if relative.endswith(".gz") else raw[:3000]
+    file = tmp_path / Path(relative).name
+    file.write_bytes(raw)
+    name = read(relative).samples[0].name
+    sample = select(read_source(file, "cut"), name)
+    assert "truncated" in sample.problem and f"benchmark '{name}'" in sample.problem
 
 
 def test_malformed_values_name_benchmark_and_run(tmp_path):

@@ -178,7 +178,8 @@ def select(source: SourceFile, name: str | None) -> Sample:
         return Sample(display, None, source.errors, sha256=source.sha256)
     sample = chosen[0]
     return dataclasses.replace(sample, path=display, sha256=source.sha256,
-                               errors=source.errors + sample.errors)
+                               errors=source.errors + sample.errors,
+                               notices=source.notices + sample.notices)
 
 
 def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
@@ -199,7 +200,8 @@ def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
             f"{source.path} holds {len(variants)} versions ({', '.join(variants)}): choose one "
             f"with {source.path}#VERSION")
     return [dataclasses.replace(s, path=f"{source.path}#{s.label}", sha256=source.sha256,
-                                errors=source.errors + s.errors) for s in samples]
+                                errors=source.errors + s.errors,
+                                notices=source.notices + s.notices) for s in samples]
 
 
 __all__ += ["InputError", "parse_source", "samples_of"]

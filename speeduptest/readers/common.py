@@ -31,6 +31,17 @@ class SourceFile:
     problem: str | None = None
     errors: tuple[InputError, ...] = ()  # problems no single benchmark can be blamed for
     sha256: str | None = None
+    notices: tuple[Notice, ...] = ()  # warnings for every benchmark of the file
+
+
+def cut_last_line(path: str, line: int) -> Notice:
+    """The file ends in the middle of a line: a run interrupted while writing it."""
+    return Notice(
+        "input-last-line-cut",
+        f"{path}:{line}: the file ends in the middle of this line (a run interrupted while "
+        "writing it?); its measurement was not used.",
+        "Check that the benchmark run finished; rerun it if values are missing.",
+    )
 
 
 def value_problem(value: object) -> str | None:

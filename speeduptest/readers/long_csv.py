@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..notices import InputError
 from ..samples import Sample, csv_rows, hierarchy_from_rows, number_problem
-from .common import ErrorList, SourceFile, with_enough_units
+from .common import ErrorList, SourceFile, cut_last_line, with_enough_units
 from .units import SECONDS, seconds_per
 
 LABELS = ("benchmark", "version", "unit", "value")
@@ -31,6 +31,8 @@ def parse(text: str, path: str) -> SourceFile:
     levels = [name for name in header if name not in LABELS]
     level_columns = [header.index(name) for name in levels]
     file_errors: list[InputError] = []
+    file_notices = []
+    last_line = len(text.splitlines())
     duplicated = sorted({name for name in header if header.count(name) > 1})
     if duplicated:
         return SourceFile(path, "long CSV", (), problem=(
@@ -39,6 +41,9 @@ def parse(text: str, path: str) -> SourceFile:
     errors: dict[tuple[str, str | None], ErrorList] = {}
     units: dict[tuple[str, str | None], set[str]] = {}
     for line, cells in body:
+        if len(cells) < len(header) and line == last_line and not text.endswith("\n"):
+            file_notices.append(cut_last_line(path, line))
+            continue
         if len(cells) != len(header):
             file_errors.append(InputError(path, line, f"{len(cells)} cells, the header has "
                                           f"{len(header)}"))
@@ -78,4 +83,5 @@ def parse(text: str, path: str) -> SourceFile:
         samples.append(with_enough_units(Sample(
             path, hierarchy_from_rows(measurements, levels), name=name, variant=version,
             unit=unit, notes=tuple(notes))))
-    return SourceFile(path, "long CSV", tuple(samples), errors=tuple(file_errors))
+    return SourceFile(path, "long CSV", tuple(samples), errors=tuple(file_errors),
+                      notices=tuple(file_notices))

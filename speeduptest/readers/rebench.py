@@ -23,9 +23,9 @@ import contextlib
 import json
 import re
 
-from ..notices import InputError
+from ..notices import InputError, Notice
 from ..samples import Sample, hierarchy_from_rows, number_problem
-from .common import ErrorList, SourceFile, with_enough_units
+from .common import ErrorList, SourceFile, cut_last_line, with_enough_units
 from .units import SECONDS, seconds_per
 
 _OLD_LINE = re.compile(r"\[[0-9T:\-. ]+\]\t")
@@ -76,6 +76,8 @@ def parse(text: str, path: str) -> SourceFile:
     old = False
     metadata: dict[str, dict] = {}
     file_errors: list[InputError] = []
+    file_notices: list[Notice] = []
+    last_line = len(text.splitlines())
     rows: dict[tuple[str, ...], list] = {}
     errors: dict[tuple[str, ...], ErrorList] = {}
     units: dict[tuple[str, ...], set[str]] = {}
@@ -97,10 +99,14 @@ def parse(text: str, path: str) -> SourceFile:
                                           f"({_HEADER_START.replace(chr(9), ' ')} …)"))
             continue
         record = dict(zip(columns, cells, strict=False))
+        if len(cells) < len(columns) - 1 and number == last_line and not text.endswith("\n"):
+            # Even its benchmark name may be cut: it is a warning for every benchmark.
+            file_notices.append(cut_last_line(path, number))
+            continue
         if len(cells) < columns.index("benchmark") + 3 or not record.get("benchmark"):
             file_errors.append(InputError(path, number, (
-                f"{len(cells)} of {len(columns)} columns, no benchmark and executor: the line "
-                "is cut (was the file truncated?)")))
+                f"{len(cells)} of {len(columns)} columns, no benchmark and executor: the "
+                "line is cut")))
             continue
         if record.get("criterion") != "total":
             continue
@@ -110,8 +116,7 @@ def parse(text: str, path: str) -> SourceFile:
         errors_of = errors.setdefault(key, ErrorList(path))
         where = f"benchmark '{record['benchmark']}' ({record['executor']})"
         if len(cells) < len(columns) - 1:  # the last columns may be empty and left out
-            errors_of.add(f"{where}: {len(cells)} of {len(columns)} columns (was the file "
-                          "truncated?)", number)
+            errors_of.add(f"{where}: {len(cells)} of {len(columns)} columns", number)
             continue
         value, problem = number_problem(record.get("value", ""))
         factor = seconds_per(record.get("unit", ""))
@@ -154,4 +159,5 @@ def parse(text: str, path: str) -> SourceFile:
             unit=SECONDS, notes=tuple(notes))))
     if not samples and not file_errors and columns is None:
         return SourceFile(path, "ReBench", (), problem="holds no ReBench data lines")
-    return SourceFile(path, "ReBench", tuple(samples), errors=tuple(file_errors))
+    return SourceFile(path, "ReBench", tuple(samples), errors=tuple(file_errors),
+                      notices=tuple(file_notices))
