@@ -46,7 +46,10 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
         return [InputError(config, spec.line,
                            f"{role} sample file {sample.path}: {sample.problem}")]
     if sample.errors:
-        return list(sample.errors)
+        # Errors without a line (JSON files) are located by the config row that names them.
+        return [error if error.line is not None or spec.line is None else InputError(
+            config, spec.line, f"{role} sample file {sample.path}: {error.message}")
+            for error in sample.errors]
     if sample.data is None:
         return [InputError(config, spec.line,
                            f"{role} sample file {sample.path} contains no values")]
