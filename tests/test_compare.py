@@ -158,3 +158,10 @@ def test_compare_gates_on_a_slower_benchmark(tmp_path):
     row = next(line for line in (tmp_path / "summary.md").read_text().splitlines()
                if line.startswith("| list\\_copy"))
     assert row.endswith("| 🔻 slower | 🔻 slower |")
+
+
+def test_plan_reads_one_benchmark_of_a_result_file(capsys):
+    status = main(["plan", str(TOOLS / "rebench/benchmark.data") + "#initial/Loop",
+                   "--cost", "iteration=1", "--cost", "invocation=10"])
+    assert status == 0
+    assert "3 invocation › 4 iteration" in capsys.readouterr().out

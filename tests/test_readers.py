@@ -332,3 +332,13 @@ def test_jmh_missing_raw_data_and_bad_unit(tmp_path):
     assert "no rawData" in str(first.errors[0]) and first.name in str(first.errors[0])
     assert "'B/op' is neither a time per operation" in str(second.errors[0])
     assert source.samples[2].data is not None
+
+
+def test_hyperfine_failed_runs_are_a_warning(tmp_path):
+    document = json.loads((TOOLS / "hyperfine/initial.json").read_text())
+    document["results"][0]["exit_codes"][2] = 1
+    file = tmp_path / "hf.json"
+    file.write_text(json.dumps(document))
+    sample = select(read_source(file, "hf.json"), document["results"][0]["command"])
+    (notice,) = sample.notices
+    assert notice.code == "input-failed-runs" and "1 of 10 runs" in notice.message

@@ -123,6 +123,7 @@ def make_sample(
     errors: ErrorList,
     notes: Sequence[str] = (),
     variant: str | None = None,
+    notices: Sequence[Notice] = (),
 ) -> Sample:
     """A named sample from values already in seconds: ``groups`` is a flat list of values
     (one level) or a list of groups of values (two levels, e.g. process › value)."""
@@ -139,7 +140,7 @@ def make_sample(
     elif len(groups):
         data = Hierarchy(np.asarray(groups, dtype=float), level_names)
     return with_enough_units(Sample(path, data, name=name, variant=variant, unit=SECONDS,
-                                    notes=tuple(notes)))
+                                    notes=tuple(notes), notices=tuple(notices)))
 
 
 def mark_duplicates(samples: list[Sample], kind: str) -> list[Sample]:

@@ -10,6 +10,7 @@ Reference: hyperfine's ``src/export/json.rs``.
 
 from __future__ import annotations
 
+from ..notices import Notice
 from .common import ErrorList, SourceFile, make_sample, mark_duplicates, value_problem
 
 
@@ -27,12 +28,16 @@ def _command(entry: object, position: int, path: str):
         problem = value_problem(value)
         if problem:
             errors.add(f"{where}, run {index}: {problem}")
-    notes = [f"{len(times)} runs"]
     exit_codes = entry.get("exit_codes") if isinstance(entry, dict) else None
     failed = sum(1 for code in exit_codes or () if code not in (0, None))
-    if failed:
-        notes.append(f"{failed} run(s) exited with a non-zero status (hyperfine -i)")
-    return make_sample(path, name, times, ("run",), errors, notes)
+    notices = [Notice(
+        "input-failed-runs",
+        f"{path}: {failed} of {len(times)} runs of command '{name}' exited with a non-zero "
+        "status (hyperfine -i kept them).",
+        "A failed run may have done less work: check the command, or rerun without -i.",
+    )] if failed else []
+    return make_sample(path, name, times, ("run",), errors, [f"{len(times)} runs"],
+                       notices=notices)
 
 
 def parse(document: dict, path: str) -> SourceFile:
