@@ -165,3 +165,13 @@ def test_plan_reads_one_benchmark_of_a_result_file(capsys):
                    "--cost", "iteration=1", "--cost", "invocation=10"])
     assert status == 0
     assert "3 invocation › 4 iteration" in capsys.readouterr().out
+
+
+def test_unpaired_benchmarks_are_on_the_global_report(tmp_path):
+    status = main(["compare", str(TOOLS / "pyperf/initial.json"),
+                   str(TOOLS / "pyperf/optimized.json"), "--format", "html", "-o",
+                   str(tmp_path), *QUICK])
+    assert status == 0
+    page = (tmp_path / "global.html").read_text()
+    assert "fib_memo" in page and "each of weight W = 1" in page
+    assert "Compared <code>" in page
