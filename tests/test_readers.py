@@ -210,6 +210,7 @@ def test_rebench_cut_last_line_is_a_located_warning(tmp_path, keep):
         assert sample.data is not None and not sample.errors
         (notice,) = [n for n in sample.notices if n.code == "input-last-line-cut"]
         assert f"cut.data:{line}:" in notice.message
+        assert ("benchmark 'Lookup' (optimized)" in notice.message) == (keep == 40)
 
 
 def test_rebench_cut_line_inside_the_file_is_an_error(tmp_path):

@@ -34,12 +34,13 @@ class SourceFile:
     notices: tuple[Notice, ...] = ()  # warnings for every benchmark of the file
 
 
-def cut_last_line(path: str, line: int) -> Notice:
+def cut_last_line(path: str, line: int, benchmark: str | None = None) -> Notice:
     """The file ends in the middle of a line: a run interrupted while writing it."""
+    whose = f" of {benchmark}" if benchmark else ""
     return Notice(
         "input-last-line-cut",
         f"{path}:{line}: the file ends in the middle of this line (a run interrupted while "
-        "writing it?); its measurement was not used.",
+        f"writing it?); its measurement{whose} was not used.",
         "Check that the benchmark run finished; rerun it if values are missing.",
     )
 

@@ -101,7 +101,9 @@ def parse(text: str, path: str) -> SourceFile:
         record = dict(zip(columns, cells, strict=False))
         if len(cells) < len(columns) - 1 and number == last_line and not text.endswith("\n"):
             # Even its benchmark name may be cut: it is a warning for every benchmark.
-            file_notices.append(cut_last_line(path, number))
+            named = len(cells) > columns.index("executor") + 1  # both cells complete
+            whose = f"benchmark '{record['benchmark']}' ({record['executor']})" if named else None
+            file_notices.append(cut_last_line(path, number, whose))
             continue
         if len(cells) < columns.index("benchmark") + 3 or not record.get("benchmark"):
             file_errors.append(InputError(path, number, (
