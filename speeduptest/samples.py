@@ -16,11 +16,8 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
-import io
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 
@@ -107,13 +104,23 @@ def parse_sample_text(text: str, path: str) -> Sample:
     return Sample(path, data, tuple(errors))
 
 
-def csv_rows(text: str) -> list[tuple[int, list[str]]]:
-    """The rows of a CSV text with their physical line numbers; blank and ``#`` lines skipped."""
-    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
-             if line.strip() and not line.lstrip().startswith("#")]
-    rows = csv.reader(io.StringIO("\n".join(line for _, line in lines)))
-    return [(number, [cell.strip() for cell in cells])
-            for (number, _), cells in zip(lines, rows, strict=True)]
+def csv_rows(text: str) -> list[tuple[int, list[str] | str]]:
+    """The rows of a CSV text with their physical line numbers; blank and ``#`` lines skipped.
+
+    One row per line (a cell cannot hold a line break); a line that is not valid CSV (an
+    unclosed quote) gives the reason as a string instead of its cells.
+    """
+    rows: list[tuple[int, list[str] | str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            cells = next(csv.reader([line], strict=True))
+        except csv.Error as error:
+            rows.append((number, f"not valid CSV ({error})"))
+            continue
+        rows.append((number, [cell.strip() for cell in cells]))
+    return rows
 
 
 def hierarchy_from_rows(rows: list[tuple[tuple[str, ...], float]], levels: list[str]) -> Hierarchy:
@@ -143,6 +150,8 @@ def parse_sample_csv(text: str, path: str) -> Sample:
     if not rows:
         return Sample(path, None)
     (header_line, header), body = rows[0], rows[1:]
+    if isinstance(header, str):
+        return Sample(path, None, (InputError(path, header_line, header),))
     header = [cell.lower() for cell in header]
     if "value" not in header:
         return Sample(path, None, (InputError(
@@ -153,6 +162,9 @@ def parse_sample_csv(text: str, path: str) -> Sample:
     errors: list[InputError] = []
     measurements = []
     for line_number, cells in body:
+        if isinstance(cells, str):
+            errors.append(InputError(path, line_number, cells))
+            continue
         if len(cells) != len(header):
             errors.append(InputError(path, line_number, f"{len(cells)} cells, the header has "
                                      f"{len(header)}"))
@@ -182,26 +194,3 @@ def _nested(node):
     if isinstance(node, list):
         return np.asarray(node, dtype=float)
     return [_nested(child) for child in node.values()]
-
-
-def read_sample(file: Path, display: str) -> Sample:
-    """Read a sample file; ``display`` is how the path is shown to the user."""
-    try:
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        return Sample(display, None, problem="file not found")
-    except IsADirectoryError:
-        return Sample(display, None, problem="is a directory, not a file")
-    except OSError as error:
-        return Sample(display, None, problem=f"cannot be read ({error.strerror})")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        return Sample(display, None,
-                      problem=f"is not a text file (bad byte at line {line})")
-    if "\x00" in text:
-        return Sample(display, None, problem="is not a text file (it contains NUL bytes)")
-    parse = parse_sample_csv if file.suffix.lower() == ".csv" else parse_sample_text
-    sample = parse(text, display)
-    return dataclasses.replace(sample, sha256=hashlib.sha256(raw).hexdigest())

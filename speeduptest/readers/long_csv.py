@@ -19,14 +19,14 @@ LABELS = ("benchmark", "version", "unit", "value")
 
 def looks_like(text: str) -> bool:
     rows = csv_rows(text[:4096].rsplit("\n", 1)[0] if len(text) > 4096 else text)
-    header = [cell.lower() for cell in rows[0][1]] if rows else []
-    return "benchmark" in header and "value" in header
+    header = rows[0][1] if rows and isinstance(rows[0][1], list) else []
+    return {"benchmark", "value"} <= {cell.lower() for cell in header}
 
 
 def parse(text: str, path: str) -> SourceFile:
     rows = csv_rows(text)
     (header_line, header), body = rows[0], rows[1:]
-    header = [cell.lower() for cell in header]
+    header = [cell.lower() for cell in header]  # a list: looks_like() parsed it
     column = {name: header.index(name) for name in LABELS if name in header}
     levels = [name for name in header if name not in LABELS]
     level_columns = [header.index(name) for name in levels]
@@ -41,6 +41,9 @@ def parse(text: str, path: str) -> SourceFile:
     errors: dict[tuple[str, str | None], ErrorList] = {}
     units: dict[tuple[str, str | None], set[str]] = {}
     for line, cells in body:
+        if isinstance(cells, str):  # not valid CSV: its benchmark is unknown
+            file_errors.append(InputError(path, line, cells))
+            continue
         if len(cells) < len(header) and line == last_line and not text.endswith("\n"):
             file_notices.append(cut_last_line(path, line))
             continue

@@ -25,6 +25,3 @@ def seconds_per(unit: str) -> float | None:
     """How many seconds one ``unit`` is; None when ``unit`` is not a unit of time."""
     return _SECONDS_PER_UNIT.get(unit.strip().lower().replace("μ", "µ"))
 
-
-def known_units() -> str:
-    return "s, ms, us (µs), ns, min, h"
