@@ -354,3 +354,25 @@ def test_csv_with_an_unclosed_quote_is_a_located_error(tmp_path):
     file.write_text('run,value\n1,"2\n')
     sample = select(read_source(file, "q.csv"), None)
     assert str(sample.errors[0]).startswith("q.csv:2: not valid CSV")
+
+
+def test_rebench_names_pair_across_executors(tmp_path):
+    header = ("invocation\titeration\tvalue\tunit\tcriterion\tbenchmark\texecutor\tsuite\t"
+              "extraArgs\tcores\tinputSize\tvarValue\ttag\tmachine\trunId")
+    lines = [header] + [
+        f"{inv}\t{it}\t{1 + inv / 100 + it / 1000}\tms\ttotal\tLoop\t{executor}\t{suite}\t\t1"
+        "\t\t\t\t\t0"
+        for executor, suites in (("A", ["micro", "macro"]), ("B", ["micro"]))
+        for suite in suites for inv in range(1, 4) for it in range(1, 4)]
+    file = tmp_path / "two-suites.data"
+    file.write_text("\n".join(lines) + "\n")
+    labels = sorted(s.label for s in read_source(file, "t.data").samples)
+    # A ran Loop in two suites: the suite names it, for B too, so that A and B pair.
+    assert labels == ["A/Loop [macro]", "A/Loop [micro]", "B/Loop [micro]"]
+
+
+def test_rebench_header_without_executor_is_a_file_problem(tmp_path):
+    text = (TOOLS / "rebench/benchmark.data").read_text().replace("\texecutor\t", "\tvm\t")
+    file = tmp_path / "vm.data"
+    file.write_text(text)
+    assert "the header has no column executor" in read_source(file, "vm.data").problem

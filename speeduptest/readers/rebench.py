@@ -32,6 +32,7 @@ _OLD_LINE = re.compile(r"\[[0-9T:\-. ]+\]\t")
 _HEADER_START = "invocation\titeration\tvalue\tunit\tcriterion"
 _OLD_COLUMNS = ("value", "unit", "criterion", "benchmark", "executor", "suite", "extraArgs",
                 "warmup", "cores", "inputSize", "varValue")
+_REQUIRED = ("benchmark", "executor")
 #: Columns that tell apart runs of one benchmark by one executor, in the order shown.
 _QUALIFIERS = ("suite", "extraArgs", "cores", "inputSize", "varValue", "tag", "machine")
 
@@ -65,10 +66,21 @@ def _warmup_of(metadata: dict[str, dict], run_id: str) -> int:
     return warmup if isinstance(warmup, int) and warmup > 0 else 0
 
 
-def _name(key: tuple[str, ...], runs_of_benchmark: list[tuple[str, ...]]) -> str:
-    varying = [i for i in range(2, len(key))
-               if len({run[i] for run in runs_of_benchmark}) > 1 and key[i]]
-    return key[0] + (f" [{', '.join(key[i] for i in varying)}]" if varying else "")
+def _names(keys: list[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
+    """Each run's benchmark name, qualified by the columns that tell apart the runs of that
+    benchmark by one executor; the same columns for every executor, so that versions pair."""
+    runs: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for key in keys:
+        runs.setdefault(key[:2], []).append(key)
+    distinguishing: dict[str, set[int]] = {key[0]: set() for key in keys}
+    for (benchmark, _), same in runs.items():
+        distinguishing[benchmark] |= {i for i in range(2, len(same[0]))
+                                      if len({key[i] for key in same}) > 1}
+    names = {}
+    for key in keys:
+        shown = [key[i] for i in sorted(distinguishing[key[0]]) if key[i]]
+        names[key] = key[0] + (f" [{', '.join(shown)}]" if shown else "")
+    return names
 
 
 def parse(text: str, path: str) -> SourceFile:
@@ -90,6 +102,11 @@ def parse(text: str, path: str) -> SourceFile:
             continue
         if line.startswith(_HEADER_START):
             columns, old = line.split("\t"), False
+            missing = [name for name in _REQUIRED if name not in columns]
+            if missing:
+                return SourceFile(path, "ReBench", (), problem=(
+                    f"line {number}: the header has no column {', '.join(missing)} (ReBench "
+                    f"1.x writes {_HEADER_START.replace(chr(9), ' ')} benchmark executor …)"))
             continue
         cells = line.split("\t")
         if _OLD_LINE.match(line):
@@ -139,13 +156,11 @@ def parse(text: str, path: str) -> SourceFile:
             warm[key] = warm.get(key, 0) + 1
         else:
             rows[key].append(((str(invocation), str(iteration)), value * factor))
-    by_benchmark: dict[tuple[str, str], list] = {}
-    for key in rows:
-        by_benchmark.setdefault(key[:2], []).append(key)
+    names = _names(list(rows))
     samples = []
     levels = ["iteration"] if old else ["invocation", "iteration"]
     for key, measurements in rows.items():
-        name, executor = _name(key, by_benchmark[key[:2]]), key[1]
+        name, executor = names[key], key[1]
         if errors[key] or not measurements:
             samples.append(Sample(path, None, errors[key].result(), name=name,
                                   variant=executor, unit=SECONDS))
