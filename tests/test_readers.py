@@ -376,3 +376,28 @@ def test_rebench_header_without_executor_is_a_file_problem(tmp_path):
     file = tmp_path / "vm.data"
     file.write_text(text)
     assert "the header has no column executor" in read_source(file, "vm.data").problem
+
+
+def test_google_benchmark_complexity_rows_and_old_aggregate_names(tmp_path):
+    document = json.loads((TOOLS / "google-benchmark/initial.json").read_text())
+    document["benchmarks"] += [
+        {"name": "BM_Sort_BigO", "run_name": "BM_Sort", "run_type": "aggregate",
+         "aggregate_name": "BigO", "cpu_coefficient": 1.0, "real_coefficient": 1.0,
+         "big_o": "NlgN", "time_unit": "ns"},
+        {"name": "BM_Sort_RMS", "run_name": "BM_Sort", "run_type": "aggregate",
+         "aggregate_name": "RMS", "rms": 0.01},
+        "not an object",
+    ]
+    file = tmp_path / "gb.json"
+    file.write_text(json.dumps(document))
+    source = read_source(file, "gb.json")
+    assert "BM_Sort" not in [s.name for s in source.samples]  # a fit, not a benchmark
+    assert "entry #" in str(source.errors[0]) and "not a JSON object" in str(source.errors[0])
+    # Before version 1.5: no run_type, aggregates named by a suffix.
+    old = {"benchmarks": [
+        {"name": "BM_X", "real_time": t, "cpu_time": t, "time_unit": "ns"} for t in (1, 2, 3)
+    ] + [{"name": "BM_X_mean", "real_time": 2, "cpu_time": 2, "time_unit": "ns"},
+         {"name": "BM_X_BigO", "real_coefficient": 1}], "context": {}}
+    file.write_text(json.dumps(old))
+    (sample,) = read_source(file, "old.json").samples
+    assert sample.name == "BM_X" and sample.data.top_level_means.size == 3

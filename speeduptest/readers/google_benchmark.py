@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ..notices import InputError
 from .common import (
     ErrorList,
     SourceFile,
@@ -23,6 +24,9 @@ from .common import (
     value_problem,
 )
 
+_COMPLEXITY = ("BigO", "RMS")
+_AGGREGATES = ("mean", "median", "stddev", "cv", *_COMPLEXITY)
+
 
 def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> SourceFile:
     field = f"{time}_time"
@@ -30,21 +34,29 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
     repetitions: dict[str, list[dict]] = {}
     aggregated: set[str] = set()
     errors: dict[str, ErrorList] = {}
+    file_errors: list[InputError] = []
     for position, entry in enumerate(document["benchmarks"], start=1):
         if not isinstance(entry, dict):
+            file_errors.append(InputError(path, None, f"entry #{position} of 'benchmarks' is "
+                                          "not a JSON object"))
             continue
         name = str(entry.get("run_name") or entry.get("name") or f"entry #{position}")
-        suffix = f"_{entry.get('aggregate_name')}"
-        if "run_name" not in entry and name.endswith(suffix):  # before version 1.5
-            name = name[: -len(suffix)]
+        kind = entry.get("aggregate_name")
+        if "run_type" not in entry:  # before version 1.5: aggregates only by their suffix
+            base, _, suffix = name.rpartition("_")
+            if suffix in _COMPLEXITY or (suffix in _AGGREGATES and base in repetitions):
+                name, kind = base, suffix
+        if kind in _COMPLEXITY:
+            continue  # the fit of a complexity family (->Complexity()), not a benchmark
         if name not in repetitions:
             order.append(name)
             repetitions[name], errors[name] = [], ErrorList(path)
-        if entry.get("run_type") == "aggregate" or "aggregate_name" in entry:
+        if entry.get("run_type") == "aggregate" or kind is not None:
             aggregated.add(name)
         elif entry.get("error_occurred"):
-            errors[name].add(f"benchmark '{name}' failed in repetition "
-                             f"{entry.get('repetition_index', '?')}: "
+            index = entry.get("repetition_index")
+            number = index + 1 if isinstance(index, int) else "?"
+            errors[name].add(f"benchmark '{name}' failed in repetition {number}: "
                              f"{entry.get('error_message', 'no message')}")
         else:
             repetitions[name].append(entry)
@@ -68,4 +80,5 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
         if name in aggregated:
             notes.append("aggregate rows left out")
         samples.append(make_sample(path, name, times, ("repetition",), errors_of, notes))
-    return SourceFile(path, "Google Benchmark", tuple(mark_duplicates(samples, "benchmark")))
+    return SourceFile(path, "Google Benchmark", tuple(mark_duplicates(samples, "benchmark")),
+                      errors=tuple(file_errors))
