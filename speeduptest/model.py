@@ -263,6 +263,12 @@ class Results:
         return tuple(b for b in self.benchmarks if b.status == "error")
 
     @property
+    def input_notices(self) -> tuple[Notice, ...]:
+        """Run-wide warnings about the input (unused config columns, unpaired benchmarks),
+        as opposed to the overall figures' caveats."""
+        return tuple(notice for notice in self.notices if notice not in self.overall.notices)
+
+    @property
     def slower(self) -> tuple[BenchmarkResult, ...]:
         """Benchmarks significantly slower (when the slowdown check was asked for)."""
         return tuple(b for b in self.benchmarks if b.slowdown and b.slowdown.significant)

@@ -66,7 +66,9 @@ def test_compare_lists_unpaired_benchmarks_as_warnings(tmp_path):
     assert len(unpaired) == 1 and "fib_memo" in unpaired[0]["message"]
     assert results["input"]["compared"][1].endswith("optimized.json.gz")
     assert all(b["unit"] == "s" for b in results["benchmarks"])
-    assert "fib_memo" not in (tmp_path / "summary.md").read_text()
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| fib\\_memo" not in summary  # not a row of the table,
+    assert "⚠️ 1 benchmark(s) of" in summary and "fib\\_memo" in summary  # but named
 
 
 def test_compare_rebench_executors_of_one_file(tmp_path):
@@ -175,3 +177,9 @@ def test_unpaired_benchmarks_are_on_the_global_report(tmp_path):
     page = (tmp_path / "global.html").read_text()
     assert "fib_memo" in page and "each of weight W = 1" in page
     assert "Compared <code>" in page
+
+
+def test_terminal_names_unpaired_benchmarks(tmp_path, capsys):
+    main(["compare", str(TOOLS / "pyperf/initial.json"), str(TOOLS / "pyperf/optimized.json"),
+          "--format", "json", "-o", str(tmp_path), "--bootstrap", "200"])
+    assert "Warning: 1 benchmark(s) of" in capsys.readouterr().out

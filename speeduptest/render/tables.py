@@ -122,6 +122,7 @@ def render_markdown(results: Results) -> str:
     failed = len(results.failed)
     if failed:
         lines += ["", f"{failed} benchmark(s) could not be analysed: see errors.html."]
+    lines += [f"\n⚠️ {_md_escape(notice.message)}" for notice in results.input_notices]
     slower = (", 🔻 significantly slower" if results.settings.check_slowdown
               else "")
     lines += ["", f"<sub>speeduptest {results.tool_version}; ✅ significant speedup, "

@@ -67,6 +67,8 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     if failed:
         lines.append("")
         lines.append(f"{failed} benchmark(s) could not be analysed; see errors.html.")
+    for notice in results.input_notices:
+        lines.append(f"Warning: {notice.message}")
     if written:
         lines.append("")
         lines.append("Wrote: " + ", ".join(written))
