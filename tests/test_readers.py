@@ -401,3 +401,25 @@ def test_google_benchmark_complexity_rows_and_old_aggregate_names(tmp_path):
     file.write_text(json.dumps(old))
     (sample,) = read_source(file, "old.json").samples
     assert sample.name == "BM_X" and sample.data.top_level_means.size == 3
+
+
+def test_names_repeated_by_jmh_modes_and_hyperfine_scans_are_qualified(tmp_path):
+    raw = json.loads((TOOLS / "jmh/average-time.json").read_text())
+    twin = json.loads(json.dumps(raw[0]))
+    twin["mode"] = "ss"
+    file = tmp_path / "jmh.json"
+    file.write_text(json.dumps([raw[0], twin]))
+    names = [s.name for s in read_source(file, "jmh.json").samples]
+    assert names == [f"{raw[0]['benchmark']} [avgt]", f"{raw[0]['benchmark']} [ss]"]
+
+    document = json.loads((TOOLS / "hyperfine/initial.json").read_text())
+    scan = []
+    for size in (10, 20):
+        entry = json.loads(json.dumps(document["results"][0]))
+        entry.update(command="gzip", parameters={"size": str(size)})
+        scan.append(entry)
+    file = tmp_path / "hf.json"
+    file.write_text(json.dumps({"results": scan}))
+    source = read_source(file, "hf.json")
+    assert [s.name for s in source.samples] == ["gzip [size=10]", "gzip [size=20]"]
+    assert select(source, "gzip [size=20]").data is not None

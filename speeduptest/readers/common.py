@@ -144,6 +144,17 @@ def make_sample(
                                     notes=tuple(notes), notices=tuple(notices)))
 
 
+def disambiguate(samples: list[Sample], qualifiers: list[str]) -> list[Sample]:
+    """Qualify names that appear more than once (a JMH benchmark run in several modes, a
+    hyperfine command named once for a parameter scan) with what tells them apart."""
+    counts: dict[str | None, int] = {}
+    for sample in samples:
+        counts[sample.name] = counts.get(sample.name, 0) + 1
+    return [dataclasses.replace(sample, name=f"{sample.name} [{qualifier}]")
+            if counts[sample.name] > 1 and qualifier else sample
+            for sample, qualifier in zip(samples, qualifiers, strict=True)]
+
+
 def mark_duplicates(samples: list[Sample], kind: str) -> list[Sample]:
     """A name that appears twice cannot be told apart: both get an error, neither is used."""
     counts: dict[str, int] = {}

@@ -11,7 +11,14 @@ Reference: hyperfine's ``src/export/json.rs``.
 from __future__ import annotations
 
 from ..notices import Notice
-from .common import ErrorList, SourceFile, make_sample, mark_duplicates, value_problem
+from .common import (
+    ErrorList,
+    SourceFile,
+    disambiguate,
+    make_sample,
+    mark_duplicates,
+    value_problem,
+)
 
 
 def _command(entry: object, position: int, path: str):
@@ -41,6 +48,11 @@ def _command(entry: object, position: int, path: str):
 
 
 def parse(document: dict, path: str) -> SourceFile:
-    samples = [_command(entry, position, path)
-               for position, entry in enumerate(document["results"], start=1)]
+    results = document["results"]
+    samples = [_command(entry, position, path) for position, entry in enumerate(results, start=1)]
+    # -P with -n NAME names every value of the scan alike: the parameters tell them apart.
+    parameters = [", ".join(f"{key}={value}" for key, value in entry["parameters"].items())
+                  if isinstance(entry, dict) and isinstance(entry.get("parameters"), dict)
+                  else "" for entry in results]
+    samples = disambiguate(samples, parameters)
     return SourceFile(path, "hyperfine", tuple(mark_duplicates(samples, "command")))

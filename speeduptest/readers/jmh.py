@@ -13,7 +13,15 @@ Reference: JMH, ``org.openjdk.jmh.results.format.JSONResultFormat``.
 
 from __future__ import annotations
 
-from .common import ErrorList, SourceFile, json_repr, make_sample, mark_duplicates, value_problem
+from .common import (
+    ErrorList,
+    SourceFile,
+    disambiguate,
+    json_repr,
+    make_sample,
+    mark_duplicates,
+    value_problem,
+)
 from .units import seconds_per
 
 
@@ -93,4 +101,6 @@ def _benchmark(entry: object, position: int, path: str):
 def parse(document: list, path: str) -> SourceFile:
     samples = [_benchmark(entry, position, path)
                for position, entry in enumerate(document, start=1)]
+    modes = [str(entry.get("mode", "")) if isinstance(entry, dict) else "" for entry in document]
+    samples = disambiguate(samples, modes)  # -bm avgt,thrpt: one entry per mode
     return SourceFile(path, "JMH", tuple(mark_duplicates(samples, "benchmark")))
