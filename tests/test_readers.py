@@ -423,3 +423,13 @@ def test_names_repeated_by_jmh_modes_and_hyperfine_scans_are_qualified(tmp_path)
     source = read_source(file, "hf.json")
     assert [s.name for s in source.samples] == ["gzip [size=10]", "gzip [size=20]"]
     assert select(source, "gzip [size=20]").data is not None
+
+
+def test_references_split_at_the_first_hash_after_an_existing_file(tmp_path):
+    from speeduptest.readers import split_reference
+    (tmp_path / "dir#1").mkdir()
+    (tmp_path / "dir#1" / "a.json").write_text("{}")
+    assert split_reference("dir#1/a.json#gzip # level 9", tmp_path) == (
+        tmp_path / "dir#1/a.json", "gzip # level 9")
+    assert split_reference("dir#1/a.json", tmp_path) == (tmp_path / "dir#1/a.json", None)
+    assert split_reference("missing.json#x#y", tmp_path) == (tmp_path / "missing.json", "x#y")

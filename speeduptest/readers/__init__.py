@@ -51,11 +51,14 @@ JSON_FORMATS = ("pyperf, hyperfine --export-json, Google Benchmark --benchmark_f
 
 
 def split_reference(reference: str, base: Path) -> tuple[Path, str | None]:
-    """``path#name`` → (path, name). A path that exists as written keeps its ``#``."""
-    if "#" in reference and not (base / reference).exists():
-        path, name = reference.rsplit("#", 1)
-        return base / path, name.strip() or None
-    return base / reference, None
+    """``path#name`` → (path, name), relative to ``base``. The split is at the first ``#``
+    after which a file exists, so that both paths and names may hold a ``#`` (hyperfine
+    names a command by its command line: ``gzip -9 # level``)."""
+    if "#" not in reference or (base / reference).is_file():
+        return base / reference, None
+    cuts = [i for i, character in enumerate(reference) if character == "#"]
+    cut = next((i for i in cuts if (base / reference[:i]).is_file()), cuts[0])
+    return base / reference[:cut], reference[cut + 1:].strip() or None
 
 
 def _json_problem(error: json.JSONDecodeError, text: str) -> str:
