@@ -75,9 +75,15 @@ def pair_files(initial: str, optimized: str, alpha: float,
         raise ConfigError(f"{empty}: holds no benchmark")
     if len(initial_samples) == 1 and len(optimized_samples) == 1:
         first, second = initial_samples[0], optimized_samples[0]
-        name = first.name if first.name == second.name else f"{first.name} → {second.name}"
-        return Pairing((_spec(name or "benchmark", (initial_path, first),
-                              (optimized_path, second), alpha),), tools)
+        names = [sample.name or Path(sample.path).stem for sample in (first, second)]
+        renamed = () if names[0] == names[1] or None in (first.name, second.name) else (Notice(
+            "paired-by-position",
+            f"{initial} and {optimized} hold one benchmark each, with different names "
+            f"('{names[0]}', '{names[1]}'): they were compared with each other.",
+            "Check that they measure the same work."),)
+        name = names[0] if names[0] == names[1] else f"{names[0]} → {names[1]}"
+        return Pairing((_spec(name, (initial_path, first), (optimized_path, second), alpha),),
+                       tools + renamed)
     by_name = {sample.name: sample for sample in optimized_samples}
     specs = tuple(
         _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]),

@@ -104,7 +104,10 @@ def test_compare_google_benchmark_cpu_time(tmp_path):
     ("google-benchmark/initial.json", "hyperfine/optimized.json",
      "no benchmark name in common"),
     ("rebench/benchmark.data", "rebench/benchmark.data", "holds 2 versions"),
-    ("rebench/benchmark.data#nope", "rebench/benchmark.data", "no version 'nope'"),
+    ("rebench/benchmark.data#nope", "rebench/benchmark.data",
+     "no version or benchmark 'nope' (it holds: initial, optimized)"),
+    ("hyperfine/initial.json#compres", "hyperfine/optimized.json#compress",
+     "did you mean 'compress'?"),
     ("pyperf/missing.json", "pyperf/initial.json", "file not found"),
 ])
 def test_compare_refuses_what_cannot_pair(tmp_path, capsys, initial, optimized, message):
@@ -183,3 +186,13 @@ def test_terminal_names_unpaired_benchmarks(tmp_path, capsys):
     main(["compare", str(TOOLS / "pyperf/initial.json"), str(TOOLS / "pyperf/optimized.json"),
           "--format", "json", "-o", str(tmp_path), "--bootstrap", "200"])
     assert "Warning: 1 benchmark(s) of" in capsys.readouterr().out
+
+
+def test_compare_a_plain_sample_with_a_plain_sample(tmp_path):
+    (tmp_path / "old.txt").write_text("1.0 1.1 1.05 0.98 1.02\n")
+    (tmp_path / "new.txt").write_text("0.8 0.82 0.79 0.81 0.8\n")
+    status, results = run(["compare", str(tmp_path / "old.txt"), str(tmp_path / "new.txt")],
+                          tmp_path / "out")
+    assert status == 0
+    assert results["benchmarks"][0]["name"] == "old → new"
+    assert results["benchmarks"][0]["unit"] is None

@@ -133,7 +133,7 @@ def test_long_csv_unit_column_converts(tmp_path):
                     + "".join(f"a,new,{i},{v},us\n" for i, v in enumerate([500, 600, 700], 1)))
     source = read_source(file, "long.csv")
     np.testing.assert_allclose(values(select(source, "old/a")), [1e-3, 2e-3, 3e-3])
-    np.testing.assert_allclose(values(select(source, "a/new")), [5e-4, 6e-4, 7e-4])
+    np.testing.assert_allclose(values(select(source, "new/a")), [5e-4, 6e-4, 7e-4])
 
 
 # ---------------------------------------------------------------- selection
@@ -433,3 +433,14 @@ def test_references_split_at_the_first_hash_after_an_existing_file(tmp_path):
         tmp_path / "dir#1/a.json", "gzip # level 9")
     assert split_reference("dir#1/a.json", tmp_path) == (tmp_path / "dir#1/a.json", None)
     assert split_reference("missing.json#x#y", tmp_path) == (tmp_path / "missing.json", "x#y")
+
+
+def test_empty_json_and_zero_hyperfine_times(tmp_path):
+    file = tmp_path / "empty.json"
+    file.write_text("\n")
+    assert read_source(file, "empty.json").problem == "is empty"
+    document = json.loads((TOOLS / "hyperfine/initial.json").read_text())
+    document["results"][0]["times"][0] = 0.0
+    file.write_text(json.dumps(document))
+    sample = select(read_source(file, "hf.json"), document["results"][0]["command"])
+    assert "hyperfine rounds it to 0" in str(sample.errors[0])

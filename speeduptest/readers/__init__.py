@@ -68,6 +68,8 @@ def _json_problem(error: json.JSONDecodeError, text: str) -> str:
 
 
 def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
+    if not text.strip():
+        return SourceFile(path, "JSON", (), problem="is empty")
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -132,7 +134,7 @@ def read_source(file: Path, display: str, options: ReadOptions = DEFAULT_OPTIONS
 
 
 def _matches(sample: Sample, name: str) -> bool:
-    return name in (sample.name, sample.label, f"{sample.name}/{sample.variant}")
+    return name in (sample.name, sample.label)
 
 
 def _listing(samples: tuple[Sample, ...] | list[Sample], limit: int = 8) -> str:
@@ -194,15 +196,18 @@ def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
     if variant is not None:
         samples = [s for s in samples if variant in (s.variant, s.name)]
         if not samples:
-            variants = sorted({s.variant for s in source.samples if s.variant})
-            listing = ", ".join(variants) if variants else "none: it holds one version"
-            raise ValueError(f"{source.path}: no version '{variant}' (versions: {listing})")
+            choices = sorted({s.variant or s.name or "" for s in source.samples} - {""})
+            close = difflib.get_close_matches(variant, choices, 1)
+            guess = f"; did you mean '{close[0]}'?" if close else ""
+            raise ValueError(f"{source.path}: no version or benchmark '{variant}' (it holds: "
+                             f"{', '.join(choices[:12]) or 'nothing'}){guess}")
     variants = sorted({s.variant for s in samples if s.variant})
     if len(variants) > 1:
         raise ValueError(
             f"{source.path} holds {len(variants)} versions ({', '.join(variants)}): choose one "
             f"with {source.path}#VERSION")
-    return [dataclasses.replace(s, path=f"{source.path}#{s.label}", sha256=source.sha256,
+    return [dataclasses.replace(s, path=f"{source.path}#{s.label}" if s.label else source.path,
+                                sha256=source.sha256,
                                 errors=source.errors + s.errors,
                                 notices=source.notices + s.notices) for s in samples]
 

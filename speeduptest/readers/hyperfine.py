@@ -33,6 +33,8 @@ def _command(entry: object, position: int, path: str):
         times = []
     for index, value in enumerate(times, start=1):
         problem = value_problem(value)
+        if problem and value == 0:
+            problem += " (too short to time: hyperfine rounds it to 0; time more work per run)"
         if problem:
             errors.add(f"{where}, run {index}: {problem}")
     exit_codes = entry.get("exit_codes") if isinstance(entry, dict) else None

@@ -52,9 +52,12 @@ def _iterations(metric: dict, where: str, errors: ErrorList) -> list[list[float]
         forks = metric["rawData"]
     elif isinstance(metric.get("rawDataHistogram"), list):
         forks = []
-        for fork in metric["rawDataHistogram"]:
+        for number, fork in enumerate(metric["rawDataHistogram"], start=1):
+            if not isinstance(fork, list):
+                errors.add(f"{where}: rawDataHistogram fork {number} is not a list")
+                continue
             scores = []
-            for histogram in fork if isinstance(fork, list) else []:
+            for histogram in fork:
                 try:
                     pairs = [(float(value), int(count)) for value, count in histogram]
                     scores.append(sum(v * c for v, c in pairs) / sum(c for _, c in pairs))

@@ -12,8 +12,7 @@ Reference: pyperf documentation, "pyperf JSON format"; ``pyperf/_bench.py``.
 
 from __future__ import annotations
 
-from .common import ErrorList, SourceFile, json_repr, make_sample, mark_duplicates, value_problem
-from .units import seconds_per
+from .common import ErrorList, SourceFile, make_sample, mark_duplicates, time_factor, value_problem
 
 
 def _benchmark(entry: object, position: int, suite_metadata: dict, path: str):
@@ -27,21 +26,17 @@ def _benchmark(entry: object, position: int, suite_metadata: dict, path: str):
     if not isinstance(runs, list):
         errors.add(f"{where}: no 'runs' list")
         runs = []
-    unit = metadata.get("unit", "second")
-    factor = seconds_per(unit) if isinstance(unit, str) else None
-    if factor is None:
-        errors.add(f"{where}: unit {json_repr(unit)} is not a unit of time (pyperf also "
-                   "records sizes and counts)")
+    factor = time_factor(metadata.get("unit", "second"), errors, where)
     processes, warmups, calibration = [], 0, 0
     for number, run in enumerate(runs, start=1):
         if not isinstance(run, dict):
             errors.add(f"{where}, run {number}: not a JSON object")
             continue
-        warmups += len(run.get("warmups") or ())
         values = run.get("values")
-        if values is None:
+        if values is None:  # pyperf's loop calibration: warm-ups only
             calibration += 1
             continue
+        warmups += len(run.get("warmups") or ())
         if not isinstance(values, list):
             errors.add(f"{where}, run {number}: 'values' is not a list")
             continue
