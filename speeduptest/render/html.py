@@ -57,6 +57,11 @@ def time(value: float | None, scale: TimeScale, digits: int = 5) -> str:
     return number(None if value is None else value * scale.factor, digits)
 
 
+def variance(value: float | None, scale: TimeScale, digits: int = 4) -> str:
+    """A variance of times, in the square of the benchmark's display unit."""
+    return number(None if value is None else value * scale.factor ** 2, digits)
+
+
 def p_value(value: float | None) -> str:
     if value is None:
         return "not computed"
@@ -134,7 +139,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(number=number, speedup=speedup, p_value=p_value, percent=percent,
                        signed_percent=signed_percent, confidence=confidence, verdict=verdict,
-                       time=time)
+                       time=time, variance=variance)
     return env
 
 
