@@ -92,3 +92,30 @@ def test_every_unfavourable_verdict_says_why(x, y, alpha):
 def test_p_values_are_probabilities(x, y):
     for p in p_values(analyse_pair(x, y)).values():
         assert p is None or 0 <= p <= 1
+
+
+# ---------------------------------------------------------------- readers
+
+units = st.sampled_from([("s", 1.0), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)])
+processes = st.lists(st.lists(st.floats(1e-4, 10.0, allow_nan=False), min_size=1, max_size=5),
+                     min_size=3, max_size=8)
+
+
+@SETTINGS
+@given(groups=processes, unit=units)
+def test_a_time_read_in_any_unit_is_the_same_number_of_seconds(groups, unit):
+    import json
+
+    from speeduptest.readers import parse_source, select
+    name, per_second = unit
+    lines = ["benchmark,process,value,unit"] + [
+        f"b,{i},{value * per_second!r},{name}" for i, group in enumerate(groups)
+        for value in group]
+    csv_sample = select(parse_source("\n".join(lines).encode(), "l.csv", "l.csv"), "b")
+    suite = {"version": "1.0", "metadata": {"unit": "second"}, "benchmarks": [
+        {"metadata": {"name": "b"}, "runs": [{"values": group} for group in groups]}]}
+    pyperf_sample = select(parse_source(json.dumps(suite).encode(), "p.json", "p.json"), "b")
+    for sample in (csv_sample, pyperf_sample):
+        assert sample.unit == "s"
+        np.testing.assert_allclose(sample.data.top_level_means,
+                                   [np.mean(group) for group in groups], rtol=1e-12)
