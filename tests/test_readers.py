@@ -444,3 +444,9 @@ def test_empty_json_and_zero_hyperfine_times(tmp_path):
     file.write_text(json.dumps(document))
     sample = select(read_source(file, "hf.json"), document["results"][0]["command"])
     assert "hyperfine rounds it to 0" in str(sample.errors[0])
+
+
+def test_a_plain_sample_named_dot_data_is_still_a_plain_sample(tmp_path):
+    (tmp_path / "run.data").write_text("# seconds\n1.5 1.6\n1.55\n")
+    sample = select(read_source(tmp_path / "run.data", "run.data"), None)
+    assert sample.ok and sample.data.top_level_means.size == 3

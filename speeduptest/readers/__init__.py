@@ -110,7 +110,7 @@ def parse_source(raw: bytes, path: str, filename: str,
     start = text.lstrip()[:1]
     if suffix == ".json" or start in ("{", "["):
         return _parse_json(text, path, options)
-    if suffix == ".data" or rebench.looks_like(text):
+    if rebench.looks_like(text):  # not by extension: plain samples may be called .data
         return rebench.parse(text, path)
     if suffix == ".csv":
         if long_csv.looks_like(text):
