@@ -83,6 +83,10 @@ def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str
             "normality not rejected.", True)
 
 
+#: Below this many values Shapiro–Wilk rarely rejects even clearly non-normal times: at α = 0.05
+#: it rejected lognormal(σ = 0.5) / exponential / two-mode samples 6/7/6% of the time at n = 3,
+#: 9/17/6% at n = 5 and 25/43/7% at n = 10 (benchmarks/shapiro_power.py, 2,000 replicates).
+LOW_POWER_SIZE = 10
 SLOWDOWN_ADVICE = ("Optimized times tend to be higher: the change slows this benchmark down. "
                    "Run with --fail-on-slowdown to test whether the slowdown is significant "
                    "(the protocol in the other direction).")
@@ -130,12 +134,21 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         normality = "rejected" if not_normal else "not checkable"
         return _decision("inconclusive", f"small samples; normality {normality}", steps, notices)
 
+    if small and min(n, m) < LOW_POWER_SIZE:
+        notices.append(Notice(
+            "mean-normality-unverified",
+            f"Mean verdict: normality is not rejected, but with {min(n, m)} values on a side "
+            "Shapiro–Wilk can hardly detect non-normal data, so the t-test's normality "
+            "assumption is unverified.",
+            f"Collect at least {LOW_POWER_SIZE} (better more than {large_sample}) runs per "
+            "side, or weigh the median verdict and the effect-size interval too.",
+        ))
     if not small and not_normal:
         notices.append(Notice(
             "mean-large-not-normal",
             f"Mean verdict: normality is rejected for the {' and the '.join(not_normal)}; "
             "the samples are large, so the t-test is applied anyway, but its risk level may "
-            "not be preserved.",
+            "not be preserved (nor that of the F-test that chose between Student and Welch).",
             "Look at the distribution plot for outliers or several modes (a mode switch such "
             "as frequency scaling or a JIT tier); the median verdict is more robust.",
         ))
@@ -288,6 +301,21 @@ def _sample_notices(side: str, values: np.ndarray) -> list[Notice]:
     )]
 
 
+def _rank_test_notices(speedup: Speedups, median: Decision) -> list[Notice]:
+    """A significant rank test with a median speedup below 1: the distributions cross."""
+    if median.verdict != "significant" or speedup.median >= 1:
+        return []
+    return [Notice(
+        "median-significant-but-median-slower",
+        f"Median verdict significant although the median speedup is {speedup.median:.3g} "
+        "(below 1): Wilcoxon–Mann–Whitney finds that initial times tend to exceed optimized "
+        "ones (P(X > Y) > ½), while the optimized median is higher. The two distributions "
+        "cross.",
+        "Read the distribution plot: part of the runs got faster and part slower (two modes, "
+        "a long tail); the mean verdict and the effect-size interval say which dominates.",
+    )]
+
+
 def _slowdown_notices(speedup: Speedups) -> list[Notice]:
     slower = [f"{name} {value:.3g}" for name, value in
               (("mean", speedup.mean), ("median", speedup.median)) if value < 1]
@@ -330,6 +358,7 @@ def analyse_pair(
         median=initial_summary.median / optimized_summary.median,
         min=initial_summary.min / optimized_summary.min,
     )
+    median = decide_median(tests, small, alpha, large_sample)
     return PairAnalysis(
         alpha=alpha,
         large_sample=large_sample,
@@ -339,12 +368,12 @@ def analyse_pair(
         speedup=speedup,
         tests=tests,
         mean=decide_mean(tests, small, alpha, large_sample),
-        median=decide_median(tests, small, alpha, large_sample),
+        median=median,
         mean_max_confidence=max_confidence(decide_mean, tests, small, large_sample),
         median_max_confidence=max_confidence(decide_median, tests, small, large_sample),
         sample_notices=tuple(
             _sample_notices("initial", x) + _sample_notices("optimized", y)
-            + _slowdown_notices(speedup)
+            + _slowdown_notices(speedup) + _rank_test_notices(speedup, median)
         ),
         initial_values=x,
         optimized_values=y,

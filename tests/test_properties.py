@@ -119,3 +119,20 @@ def test_a_time_read_in_any_unit_is_the_same_number_of_seconds(groups, unit):
         assert sample.unit == "s"
         np.testing.assert_allclose(sample.data.top_level_means,
                                    [np.mean(group) for group in groups], rtol=1e-12)
+
+
+def test_small_samples_warn_that_normality_is_unverified():
+    rng = np.random.default_rng(3)
+    few = analyse_pair(rng.normal(10, 0.1, 5), rng.normal(9, 0.1, 5))
+    assert "mean-normality-unverified" in [n.code for n in few.mean.notices]
+    enough = analyse_pair(rng.normal(10, 0.1, 12), rng.normal(9, 0.1, 12))
+    assert "mean-normality-unverified" not in [n.code for n in enough.mean.notices]
+
+
+def test_a_significant_rank_test_with_a_slower_median_is_explained():
+    from pathlib import Path
+    folder = Path(__file__).parent.parent / "samples" / "trufflesom-splitting"
+    x, y = (np.loadtxt(folder / side / "WhileLoop.txt") for side in ("baseline", "optimized"))
+    analysis = analyse_pair(x, y)
+    assert analysis.median.verdict == "significant" and analysis.speedup.median < 1
+    assert "median-significant-but-median-slower" in [n.code for n in analysis.notices]
