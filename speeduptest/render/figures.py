@@ -106,7 +106,11 @@ def _speedup_scale(axes, which: str, speedups) -> None:
 
 
 def _short(name: str, limit: int = 32) -> str:
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+    """Cut in the middle: long names (Java packages, command lines) differ at their ends."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 3
+    return name[:head] + "…" + name[len(name) - (limit - 1 - head):]
 
 
 def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None:
