@@ -316,6 +316,26 @@ def _rank_test_notices(speedup: Speedups, median: Decision) -> list[Notice]:
     )]
 
 
+def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
+                             alpha: float) -> list[Notice]:
+    """Samples too small for the rank test ever to reject at α, whatever the times."""
+    if median.verdict == "significant":
+        return []
+    # The most favourable case with these sizes and ties: every initial time above every
+    # optimized one.
+    best = wilcoxon_mann_whitney(x - x.min() + 2 * y.max(), y).p_value
+    if best is None or best <= alpha:
+        return []
+    return [Notice(
+        "median-rank-test-cannot-reject",
+        f"Median verdict: with {x.size} and {y.size} values, even if every initial time "
+        f"exceeded every optimized one, the Wilcoxon–Mann–Whitney p-value would be "
+        f"{best:.3g} > α = {alpha:g}: the median verdict could not be significant.",
+        "Collect more runs per side (4 against 4 distinct times can reach p = 0.014), or "
+        "time with a finer resolution if ties come from the timer.",
+    )]
+
+
 def _slowdown_notices(speedup: Speedups) -> list[Notice]:
     slower = [f"{name} {value:.3g}" for name, value in
               (("mean", speedup.mean), ("median", speedup.median)) if value < 1]
@@ -374,6 +394,7 @@ def analyse_pair(
         sample_notices=tuple(
             _sample_notices("initial", x) + _sample_notices("optimized", y)
             + _slowdown_notices(speedup) + _rank_test_notices(speedup, median)
+            + _rank_test_reach_notices(x, y, median, alpha)
         ),
         initial_values=x,
         optimized_values=y,

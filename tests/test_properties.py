@@ -136,3 +136,17 @@ def test_a_significant_rank_test_with_a_slower_median_is_explained():
     analysis = analyse_pair(x, y)
     assert analysis.median.verdict == "significant" and analysis.speedup.median < 1
     assert "median-significant-but-median-slower" in [n.code for n in analysis.notices]
+
+
+def test_samples_too_small_for_the_rank_test_are_flagged():
+    def flagged(x, y, alpha):
+        analysis = analyse_pair(np.array(x), np.array(y), alpha=alpha)
+        return "median-rank-test-cannot-reject" in [n.code for n in analysis.notices]
+    # 3 against 3 distinct times: the exact p-value can reach 1/20 = 0.05, not 0.01.
+    assert not flagged([1.0, 1.1, 1.2], [0.9, 0.95, 1.05], 0.05)
+    assert flagged([1.0, 1.1, 1.2], [0.9, 0.95, 1.05], 0.01)
+    # With ties the normal approximation applies: at best p = 0.036 with these 3 against 3.
+    assert not flagged([1.0, 1.0, 1.2], [0.9, 0.9, 1.05], 0.05)
+    assert flagged([1.0, 1.0, 1.2], [0.9, 0.9, 1.05], 0.02)
+    # Enough runs: never flagged.
+    assert not flagged(list(np.linspace(1, 2, 8)), list(np.linspace(1.5, 2.5, 8)), 0.05)
