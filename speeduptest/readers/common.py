@@ -11,7 +11,7 @@ import numpy as np
 
 from ..hierarchy import Hierarchy
 from ..notices import InputError, Notice
-from ..samples import Sample
+from ..samples import Sample, hierarchy_from_rows
 from .units import SECONDS, seconds_per
 
 #: Bad values listed per benchmark before the rest are only counted.
@@ -114,6 +114,24 @@ def with_enough_units(sample: Sample) -> Sample:
     )
     return with_enough_units(dataclasses.replace(
         sample, data=merged, notices=(*sample.notices, notice)))
+
+
+def grouped_sample(
+    path: str,
+    name: str,
+    variant: str | None,
+    unit: str | None,
+    measurements: list[tuple[tuple[str, ...], float]],
+    levels: list[str],
+    errors: ErrorList,
+    notes: Sequence[str] = (),
+) -> Sample:
+    """A named sample from rows of a text format (grouping keys, value), as a ``.csv``
+    sample groups them."""
+    if errors or not measurements:
+        return Sample(path, None, errors.result(), name=name, variant=variant, unit=unit)
+    return with_enough_units(Sample(path, hierarchy_from_rows(measurements, levels), name=name,
+                                    variant=variant, unit=unit, notes=tuple(notes)))
 
 
 def make_sample(

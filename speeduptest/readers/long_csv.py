@@ -10,8 +10,8 @@ are). Every other column is a grouping level, highest first, exactly as in a hie
 from __future__ import annotations
 
 from ..notices import InputError
-from ..samples import Sample, csv_rows, hierarchy_from_rows, number_problem
-from .common import ErrorList, SourceFile, cut_last_line, with_enough_units
+from ..samples import csv_rows, number_problem
+from .common import ErrorList, SourceFile, cut_last_line, grouped_sample
 from .units import SECONDS, seconds_per
 
 LABELS = ("benchmark", "version", "unit", "value")
@@ -74,17 +74,9 @@ def parse(text: str, path: str) -> SourceFile:
                           line)
             continue
         groups[key].append((keys, value * factor))
-    samples = []
-    for key, measurements in groups.items():
-        name, version = key
-        unit = SECONDS if "unit" in column else None
-        if errors[key] or not measurements:
-            samples.append(Sample(path, None, errors[key].result(), name=name, variant=version,
-                                  unit=unit))
-            continue
-        notes = [f"units: {', '.join(sorted(units[key]))}"] if key in units else []
-        samples.append(with_enough_units(Sample(
-            path, hierarchy_from_rows(measurements, levels), name=name, variant=version,
-            unit=unit, notes=tuple(notes))))
+    unit = SECONDS if "unit" in column else None
+    samples = [grouped_sample(path, key[0], key[1], unit, measurements, levels, errors[key],
+                              [f"units: {', '.join(sorted(units[key]))}"] if key in units else [])
+               for key, measurements in groups.items()]
     return SourceFile(path, "long CSV", tuple(samples), errors=tuple(file_errors),
                       notices=tuple(file_notices))

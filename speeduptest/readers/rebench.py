@@ -24,8 +24,8 @@ import json
 import re
 
 from ..notices import InputError, Notice
-from ..samples import Sample, hierarchy_from_rows, number_problem
-from .common import ErrorList, SourceFile, cut_last_line, with_enough_units
+from ..samples import number_problem
+from .common import ErrorList, SourceFile, cut_last_line, grouped_sample
 from .units import SECONDS, seconds_per
 
 _OLD_LINE = re.compile(r"\[[0-9T:\-. ]+\]\t")
@@ -160,20 +160,14 @@ def parse(text: str, path: str) -> SourceFile:
     samples = []
     levels = ["iteration"] if old else ["invocation", "iteration"]
     for key, measurements in rows.items():
-        name, executor = names[key], key[1]
-        if errors[key] or not measurements:
-            samples.append(Sample(path, None, errors[key].result(), name=name,
-                                  variant=executor, unit=SECONDS))
-            continue
-        notes = [f"units: {', '.join(sorted(units[key]))}"]
+        notes = [f"units: {', '.join(sorted(units.get(key, ())))}"]
         if key in warm:
             notes.append(f"{warm[key]} warm-up iterations left out")
         if old:
             notes.append("old ReBench format: no invocation numbers, the values are taken "
                          "as independent iterations")
-        samples.append(with_enough_units(Sample(
-            path, hierarchy_from_rows(measurements, levels), name=name, variant=executor,
-            unit=SECONDS, notes=tuple(notes))))
+        samples.append(grouped_sample(path, names[key], key[1], SECONDS, measurements, levels,
+                                      errors[key], notes))
     if not samples and not file_errors and columns is None:
         return SourceFile(path, "ReBench", (), problem="holds no ReBench data lines")
     return SourceFile(path, "ReBench", tuple(samples), errors=tuple(file_errors),
