@@ -401,6 +401,14 @@ def test_google_benchmark_complexity_rows_and_old_aggregate_names(tmp_path):
     file.write_text(json.dumps(old))
     (sample,) = read_source(file, "old.json").samples
     assert sample.name == "BM_X" and sample.data.top_level_means.size == 3
+    # Versions with run_type but before run_name: NAME_mean rows carry aggregate_name.
+    for row in old["benchmarks"]:
+        row["run_type"] = "iteration"
+    old["benchmarks"][3].update(run_type="aggregate", aggregate_name="mean")
+    del old["benchmarks"][4]
+    file.write_text(json.dumps(old))
+    (sample,) = read_source(file, "old.json").samples
+    assert sample.name == "BM_X" and sample.data.top_level_means.size == 3
 
 
 def test_names_repeated_by_jmh_modes_and_hyperfine_scans_are_qualified(tmp_path):

@@ -42,9 +42,12 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
             continue
         name = str(entry.get("run_name") or entry.get("name") or f"entry #{position}")
         kind = entry.get("aggregate_name")
-        if "run_type" not in entry:  # before version 1.5: aggregates only by their suffix
+        if "run_name" not in entry:  # older versions: an aggregate is named NAME_mean
             base, _, suffix = name.rpartition("_")
-            if suffix in _COMPLEXITY or (suffix in _AGGREGATES and base in repetitions):
+            if kind is not None and suffix == kind:
+                name = base
+            elif "run_type" not in entry and (
+                    suffix in _COMPLEXITY or (suffix in _AGGREGATES and base in repetitions)):
                 name, kind = base, suffix
         if kind in _COMPLEXITY:
             continue  # the fit of a complexity family (->Complexity()), not a benchmark
