@@ -76,7 +76,9 @@ def pair_files(initial: str, optimized: str, alpha: float,
     if len(initial_samples) == 1 and len(optimized_samples) == 1:
         first, second = initial_samples[0], optimized_samples[0]
         names = [sample.name or Path(sample.path).stem for sample in (first, second)]
-        renamed = () if names[0] == names[1] or None in (first.name, second.name) else (Notice(
+        chosen = "#" in initial or "#" in optimized  # the user named what to compare
+        unnamed = None in (first.name, second.name)
+        renamed = () if names[0] == names[1] or unnamed or chosen else (Notice(
             "paired-by-position",
             f"{initial} and {optimized} hold one benchmark each, with different names "
             f"('{names[0]}', '{names[1]}'): they were compared with each other.",

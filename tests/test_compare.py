@@ -196,3 +196,11 @@ def test_compare_a_plain_sample_with_a_plain_sample(tmp_path):
     assert status == 0
     assert results["benchmarks"][0]["name"] == "old → new"
     assert results["benchmarks"][0]["unit"] is None
+
+
+def test_two_commands_of_one_hyperfine_file(tmp_path):
+    hf = str(TOOLS / "hyperfine/initial.json")
+    status, results = run(["compare", f"{hf}#compress", f"{hf}#sort"], tmp_path)
+    assert status == 0
+    assert results["benchmarks"][0]["name"] == "compress → sort"
+    assert not [w for w in results["warning_details"] if w["code"] == "paired-by-position"]
