@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,7 +103,7 @@ def _read_benchmark(
                                   ("optimized", spec.optimized, spec.optimized_selection)):
         key = file.resolve()
         if key not in sources:
-            sources[key] = read_source(file, os.path.normpath(str(file)), options)
+            sources[key] = read_source(file, options=options)
         read[role] = select(sources[key], selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
@@ -188,9 +187,11 @@ def analyse_benchmarks(
     options: ReadOptions = DEFAULT_OPTIONS,
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
+    sources: dict[Path, SourceFile] | None = None,
 ) -> Results:
-    """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``)."""
-    sources: dict[Path, SourceFile] = {}
+    """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
+    ``sources``: files already read, by resolved path (each file is read once)."""
+    sources = dict(sources or {})
     benchmarks, pairs = [], []
     for index, spec in enumerate(specs, start=1):
         result, pair = _read_benchmark(index, spec, source.label, sources, options)

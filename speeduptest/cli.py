@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -170,7 +169,7 @@ def build_plan_parser() -> argparse.ArgumentParser:
 def plan_main(argv: Sequence[str]) -> int:
     args = build_plan_parser().parse_args(argv)
     file, name = split_reference(args.sample, Path())
-    sample = select(read_source(file, os.path.normpath(str(file))), name)
+    sample = select(read_source(file), name)
     if not sample.ok or sample.data is None:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]

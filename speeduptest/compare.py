@@ -8,7 +8,6 @@ whatever their names (``hyperfine.json#old`` with ``hyperfine.json#new``).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +15,14 @@ from .analysis import Progress, analyse_benchmarks
 from .config import BenchmarkSpec, ConfigError
 from .model import Results, RunInfo, Settings, Source
 from .notices import Notice
-from .readers import DEFAULT_OPTIONS, ReadOptions, read_source, samples_of, split_reference
+from .readers import (
+    DEFAULT_OPTIONS,
+    ReadOptions,
+    SourceFile,
+    read_source,
+    samples_of,
+    split_reference,
+)
 from .samples import Sample
 
 
@@ -26,13 +32,14 @@ class Pairing:
 
     specs: tuple[BenchmarkSpec, ...]
     notices: tuple[Notice, ...]
+    sources: dict[Path, SourceFile]  # the two files, read once, by resolved path
 
 
-def _side(reference: str, options: ReadOptions) -> tuple[Path, str, list[Sample]]:
+def _side(reference: str, options: ReadOptions) -> tuple[Path, SourceFile, list[Sample]]:
     path, version = split_reference(reference, Path())
-    source = read_source(path, os.path.normpath(str(path)), options)
+    source = read_source(path, options=options)
     try:
-        return path, source.format, samples_of(source, version)
+        return path, source, samples_of(source, version)
     except ValueError as error:
         raise ConfigError(str(error)) from None
 
@@ -63,11 +70,13 @@ def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
 def pair_files(initial: str, optimized: str, alpha: float,
                options: ReadOptions = DEFAULT_OPTIONS) -> Pairing:
     """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
-    initial_path, initial_format, initial_samples = _side(initial, options)
-    optimized_path, optimized_format, optimized_samples = _side(optimized, options)
-    tools = () if initial_format == optimized_format else (Notice(
+    initial_path, initial_source, initial_samples = _side(initial, options)
+    optimized_path, optimized_source, optimized_samples = _side(optimized, options)
+    sources = {initial_path.resolve(): initial_source, optimized_path.resolve(): optimized_source}
+    tools = () if initial_source.format == optimized_source.format else (Notice(
         "different-tools",
-        f"{initial} is a {initial_format} file and {optimized} a {optimized_format} file.",
+        f"{initial} is a {initial_source.format} file and {optimized} a "
+        f"{optimized_source.format} file.",
         "Tools measure differently (warm-up, loops, what a value is): compare files of the "
         "same tool, or check that the values mean the same thing."),)
     if not initial_samples or not optimized_samples:
@@ -85,7 +94,7 @@ def pair_files(initial: str, optimized: str, alpha: float,
             "Check that they measure the same work."),)
         name = names[0] if names[0] == names[1] else f"{names[0]} → {names[1]}"
         return Pairing((_spec(name, (initial_path, first), (optimized_path, second), alpha),),
-                       tools + renamed)
+                       tools + renamed, sources)
     by_name = {sample.name: sample for sample in optimized_samples}
     specs = tuple(
         _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]),
@@ -99,7 +108,7 @@ def pair_files(initial: str, optimized: str, alpha: float,
         _unpaired([s.name for s in optimized_samples if s.name not in initial_names], optimized,
                   initial),
     )
-    return Pairing(specs, tools + tuple(notice for notice in notices if notice))
+    return Pairing(specs, tools + tuple(notice for notice in notices if notice), sources)
 
 
 def compare_files(
@@ -116,4 +125,5 @@ def compare_files(
     pairing = pair_files(initial, optimized, settings.alpha, options)
     source = Source(f"{initial} vs {optimized}", compared=(initial, optimized))
     return analyse_benchmarks(pairing.specs, settings, source, progress=progress, run=run,
-                              workers=workers, options=options, notices=pairing.notices)
+                              workers=workers, options=options, notices=pairing.notices,
+                              sources=pairing.sources)

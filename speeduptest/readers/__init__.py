@@ -21,6 +21,7 @@ import difflib
 import gzip
 import hashlib
 import json
+import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +120,11 @@ def parse_source(raw: bytes, path: str, filename: str,
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 
-def read_source(file: Path, display: str, options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
-    """Read and recognise a file; ``display`` is how its path is shown to the user."""
+def read_source(file: Path, display: str | None = None,
+                options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
+    """Read and recognise a file; ``display`` is how its path is shown to the user (by
+    default, the path as given, normalised)."""
+    display = display if display is not None else os.path.normpath(str(file))
     try:
         raw = file.read_bytes()
     except FileNotFoundError:
@@ -145,6 +149,13 @@ def _listing(samples: tuple[Sample, ...] | list[Sample], limit: int = 8) -> str:
 
 def _failed(source: SourceFile, display: str, problem: str) -> Sample:
     return Sample(display, None, problem=problem, sha256=source.sha256)
+
+
+def _in_file(source: SourceFile, sample: Sample, display: str) -> Sample:
+    """A sample as the user named it, with its file's checksum and the file-wide problems."""
+    return dataclasses.replace(sample, path=display, sha256=source.sha256,
+                               errors=source.errors + sample.errors,
+                               notices=source.notices + sample.notices)
 
 
 def select(source: SourceFile, name: str | None) -> Sample:
@@ -181,10 +192,7 @@ def select(source: SourceFile, name: str | None) -> Sample:
                 "name one of them"))
     if not chosen:
         return Sample(display, None, source.errors, sha256=source.sha256)
-    sample = chosen[0]
-    return dataclasses.replace(sample, path=display, sha256=source.sha256,
-                               errors=source.errors + sample.errors,
-                               notices=source.notices + sample.notices)
+    return _in_file(source, chosen[0], display)
 
 
 def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
@@ -206,10 +214,8 @@ def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
         raise ValueError(
             f"{source.path} holds {len(variants)} versions ({', '.join(variants)}): choose one "
             f"with {source.path}#VERSION")
-    return [dataclasses.replace(s, path=f"{source.path}#{s.label}" if s.label else source.path,
-                                sha256=source.sha256,
-                                errors=source.errors + s.errors,
-                                notices=source.notices + s.notices) for s in samples]
+    return [_in_file(source, s, f"{source.path}#{s.label}" if s.label else source.path)
+            for s in samples]
 
 
 __all__ += ["InputError", "parse_source", "samples_of"]
