@@ -23,17 +23,16 @@ class TimeScale:
 
 
 UNSTATED = TimeScale(1.0, "")
-_PREFIXES = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
+#: (seconds per unit, display scale); the last one also serves below a nanosecond.
+_PREFIXES = ((1.0, TimeScale(1.0, "s")), (1e-3, TimeScale(1e3, "ms")),
+             (1e-6, TimeScale(1e6, "µs")), (1e-9, TimeScale(1e9, "ns")))
 
 
 def time_scale(unit: str | None, magnitude: float) -> TimeScale:
     """The display unit for times of about ``magnitude`` (in ``unit``: "s", or None)."""
     if unit is None:
         return UNSTATED
-    for size, label in _PREFIXES:
-        if magnitude >= size:
-            return TimeScale(1.0 / size, label)
-    return TimeScale(1e9, "ns")
+    return next((scale for size, scale in _PREFIXES if magnitude >= size), _PREFIXES[-1][1])
 
 
 def benchmark_scale(benchmark: BenchmarkResult) -> TimeScale:
