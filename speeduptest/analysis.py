@@ -12,11 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .change import MeanRatio, decide_calls, fieller_bounds, widest_confidence
 from .config import BenchmarkSpec, read_config
 from .effect_size import EffectSize, effect_size, resampled_means
 from .hierarchy import Hierarchy
 from .model import (
     BenchmarkResult,
+    CallCounts,
     InputError,
     InputFile,
     Notice,
@@ -83,6 +85,7 @@ class _Pair:
     alpha: float
     initial: Hierarchy
     optimized: Hierarchy
+    call_confidence: float = 0.95  # the highest level its call interval can get (SPEC §8)
 
 
 def _read_benchmark(
@@ -128,10 +131,31 @@ def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
             "intervals use the whole hierarchy.")
 
 
+@dataclass(frozen=True)
+class _Analysed:
+    """What a worker returns for one benchmark."""
+
+    analysis: PairAnalysis
+    effect: EffectSize
+    slowdown: SlowdownCheck
+    # Resampled speedups, kept only where Fieller's interval may be unbounded at the level
+    # of the call: the call then uses their percentile interval.
+    resampled_speedups: np.ndarray | None
+
+
+def mean_ratio(effects: Sequence[EffectSize]) -> MeanRatio:
+    """The inputs of Fieller's interval on the top-level units of each benchmark."""
+    return MeanRatio.of([(e.initial.grand_mean, e.initial.variance_of_mean,
+                          e.initial.top_units - 1, e.optimized.grand_mean,
+                          e.optimized.variance_of_mean, e.optimized.top_units - 1)
+                         for e in effects])
+
+
 def _analyse_pairs(
     settings: Settings, pairs: list[_Pair]
-) -> tuple[list[tuple[PairAnalysis, EffectSize, SlowdownCheck | None]], BootstrapAggregate]:
-    """Protocol, effect size and bootstrap of a batch of benchmarks (runs in a worker)."""
+) -> tuple[list[_Analysed], BootstrapAggregate]:
+    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (runs in a
+    worker)."""
     aggregate = BootstrapAggregate(settings.bootstrap)
     analysed = []
     for pair in pairs:
@@ -139,20 +163,39 @@ def _analyse_pairs(
         # nor on how the benchmarks are shared among workers.
         rng = np.random.default_rng([settings.seed, pair.index])
         # The protocol's independent observations are the top-level units (SPEC §7).
-        analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
-                                alpha=pair.alpha, large_sample=settings.large_sample)
+        initial, optimized = pair.initial.top_level_means, pair.optimized.top_level_means
+        analysis = analyse_pair(initial, optimized, alpha=pair.alpha,
+                                large_sample=settings.large_sample)
         initial_means = resampled_means(pair.initial, settings.bootstrap, rng)
         optimized_means = resampled_means(pair.optimized, settings.bootstrap, rng)
         aggregate.add(pair.weight, initial_means, optimized_means)
         effect = effect_size(pair.initial, pair.optimized, complement(pair.alpha),
                              initial_means, optimized_means)
-        slowdown = None
-        if settings.check_slowdown:  # the same protocol with the roles swapped
-            reverse = analyse_pair(pair.optimized.top_level_means, pair.initial.top_level_means,
-                                   alpha=pair.alpha, large_sample=settings.large_sample)
-            slowdown = SlowdownCheck(reverse.mean, reverse.median)
-        analysed.append((analysis, effect, slowdown))
+        # The same protocol with the roles swapped: is the optimized version slower?
+        reverse = analyse_pair(optimized, initial, alpha=pair.alpha,
+                               large_sample=settings.large_sample)
+        _, _, bounded = fieller_bounds(mean_ratio([effect]), pair.call_confidence)
+        analysed.append(_Analysed(analysis, effect, SlowdownCheck(reverse.mean, reverse.median),
+                                  None if bounded[0] else initial_means / optimized_means))
     return analysed, aggregate
+
+
+def _decide_calls(
+    benchmarks: list[BenchmarkResult], resampled: dict[int, np.ndarray | None],
+    settings: Settings,
+) -> tuple[list[BenchmarkResult], CallCounts]:
+    """Every analysed benchmark's call: it depends on all of them (the correction)."""
+    positions = [i for i, b in enumerate(benchmarks) if b.status == "ok"]
+    analysed = [benchmarks[i] for i in positions]
+    changes = decide_calls(
+        mean_ratio([b.effect for b in analysed]), [b.analysis.alpha for b in analysed],
+        [resampled[i] for i in positions],
+        [b.analysis.tests.t_test_at(b.analysis.alpha).p_value for b in analysed],
+        threshold=settings.threshold, correction=settings.correction) if positions else []
+    benchmarks = list(benchmarks)
+    for position, change in zip(positions, changes, strict=True):
+        benchmarks[position] = dataclasses.replace(benchmarks[position], change=change)
+    return benchmarks, CallCounts.of(changes, settings.threshold, settings.correction)
 
 
 #: Benchmarks per batch given to a worker; fewer benchmarks than two batches run in-process.
@@ -198,26 +241,33 @@ def analyse_benchmarks(
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
+    pairs = [dataclasses.replace(pair, call_confidence=widest_confidence(
+        pair.alpha, len(pairs), settings.correction)) for pair in pairs]
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
     workers = (workers or default_workers()) if len(batches) > 1 else 1
     aggregate = BootstrapAggregate(settings.bootstrap)
     analysed_count = 0
+    resampled: dict[int, np.ndarray | None] = {}
     with worker_pool(workers) as parallel_map:
         outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
         for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
             aggregate.merge(partial)
-            for pair, (analysis, effect, slowdown) in zip(batch, analysed, strict=True):
+            for pair, result in zip(batch, analysed, strict=True):
                 position = pair.index - 1
                 benchmarks[position] = dataclasses.replace(
-                    benchmarks[position], analysis=analysis, effect=effect, slowdown=slowdown,
+                    benchmarks[position], analysis=result.analysis, effect=result.effect,
+                    slowdown=result.slowdown,
                     design=_describe_design(pair.initial, pair.optimized))
+                resampled[position] = result.resampled_speedups
             analysed_count += len(batch)
             if progress is not None:
                 progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
+    benchmarks, calls = _decide_calls(benchmarks, resampled, settings)
     analysed = [(b.weight, b.analysis) for b in benchmarks if b.status == "ok"]
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)
+    overall = dataclasses.replace(overall, calls=calls)
     input_files = list(extra_files)
     input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .analysis import analyse_config
+from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD
 from .compare import compare_files
 from .config import ConfigError
 from .hierarchy import variance_components
@@ -47,6 +48,18 @@ def _count(minimum: int) -> type:
     return parse  # type: ignore[return-value]
 
 
+def _threshold(text: str) -> float:
+    """τ as a fraction (0.01) or a percentage (1%)."""
+    percent = text.strip().endswith("%")
+    try:
+        value = float(text.strip().removesuffix("%")) / (100 if percent else 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. 0.01 or 1%)") from None
+    if not math.isfinite(value) or not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: the threshold must be at least 0 and below 1")
+    return value
+
+
 def _formats(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
     unknown = [name for name in names if name not in FORMATS]
@@ -79,10 +92,19 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
                         help="which time of Google Benchmark files to compare: wall-clock "
                              "(real, the default) or CPU time")
+    parser.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD,
+                        help="practical threshold τ of the calls: a change whose interval "
+                             "lies within ±τ is 'unchanged', and only one beyond it is "
+                             "'faster' or 'slower' (default 0.01, i.e. 1%%; 0: any change "
+                             "whose interval excludes 1)")
+    parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
+                        help="how the calls' intervals are widened for the number of "
+                             "benchmarks: bonferroni (no false call in 95%% of runs at "
+                             "α = 0.05), fcr (Benjamini–Yekutieli: at most 5%% of the calls "
+                             "false, on average), none (default bonferroni)")
     parser.add_argument("--fail-on-slowdown", action="store_true",
-                        help="also run the protocol in the other direction and exit with "
-                             "status 3 when a benchmark is significantly slower (mean or "
-                             "median); for CI")
+                        help="exit with status 3 when some benchmark is called slower (its "
+                             "corrected interval lies below 1/(1 + τ)); for CI")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but fatal errors")
     parser.add_argument("--version", action="version", version=f"speeduptest {__version__}")
@@ -205,7 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         large_sample=args.large_sample,
         bootstrap=args.bootstrap,
         seed=args.seed,
-        check_slowdown=args.fail_on_slowdown,
+        threshold=args.threshold,
+        correction=args.correction,
+        fail_on_slowdown=args.fail_on_slowdown,
     )
     progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
     run = RunInfo(
@@ -230,12 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render_terminal(results, [str(args.output / name) for name in written]), end="")
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
-    for benchmark in results.slower:  # even under --quiet: this is why the job fails
-        reasons = [f"{name}: {decision.reason}" for name, decision in
-                   (("mean", benchmark.slowdown.mean), ("median", benchmark.slowdown.median))
-                   if decision.verdict == "significant"]
-        print(f"speeduptest: {benchmark.name} is significantly slower ({'; '.join(reasons)})",
-              file=sys.stderr)
-    if results.slower:
+    if args.fail_on_slowdown and results.slower:
+        for benchmark in results.slower:  # even under --quiet: this is why the job fails
+            print(f"speeduptest: {benchmark.name} is slower: {benchmark.change.reason}",
+                  file=sys.stderr)
         return EXIT_SLOWER
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

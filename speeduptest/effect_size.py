@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .change import MeanRatio, fieller_bounds
 from .hierarchy import Hierarchy, VarianceComponents, variance_components
 from .notices import Notice
 
@@ -56,23 +57,21 @@ def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
     """Fieller's interval for mean(initial) / mean(optimized).
 
     Solves (Ȳ_i − θ·Ȳ_o)² ≤ t_i²·V_i + θ²·t_o²·V_o for θ, where V = S²ₖ/nₖ and t_x is the
-    (1 + confidence)/2 quantile of Student's t with nₖ(x) − 1 degrees of freedom.
+    (1 + confidence)/2 quantile of Student's t with nₖ(x) − 1 degrees of freedom (in the
+    numerically stable form of :func:`speeduptest.change.fieller_bounds`).
     """
     if initial.variance_of_mean is None or optimized.variance_of_mean is None:
         return RatioInterval("fieller", None, None, False,
                              note="needs at least 2 top-level units on each side")
-    t_i = _t_quantile(confidence, initial.top_units - 1)
-    t_o = _t_quantile(confidence, optimized.top_units - 1)
-    mean_i, mean_o = initial.grand_mean, optimized.grand_mean
-    a = mean_o**2 - t_o**2 * optimized.variance_of_mean
-    b = mean_i * mean_o
-    c = mean_i**2 - t_i**2 * initial.variance_of_mean
-    if a <= 0:
+    ratio = MeanRatio.of([(initial.grand_mean, initial.variance_of_mean, initial.top_units - 1,
+                           optimized.grand_mean, optimized.variance_of_mean,
+                           optimized.top_units - 1)])
+    low, high, bounded = fieller_bounds(ratio, confidence)
+    if not bounded[0]:
         return RatioInterval(
             "fieller", None, None, False,
             note="unbounded: the optimized mean is not significantly different from 0")
-    root = math.sqrt(max(b * b - a * c, 0.0))
-    return RatioInterval("fieller", (b - root) / a, (b + root) / a, True)
+    return RatioInterval("fieller", float(low[0]), float(high[0]), True)
 
 
 def delta_interval(initial: VarianceComponents, optimized: VarianceComponents,
@@ -160,7 +159,7 @@ def _factor(speedup: float) -> float:
     return speedup if speedup >= 1 else 1 / speedup
 
 
-def _change(speedup: float, ratio: bool | None = None) -> str:
+def change_words(speedup: float, ratio: bool | None = None) -> str:
     """A speedup as words: 5.5% faster (time saved), 3.1% slower (time added), 1.7× faster.
 
     ``ratio`` forces the ratio (True) or percentage (False) wording; by default ratios from
@@ -188,7 +187,7 @@ def describe_change(speedup: float, interval: RatioInterval, confidence: float) 
     ratio = extreme >= RATIO_WORDING
 
     def words(value: float) -> str:
-        return _change(value, ratio).removesuffix(f" {direction}")
+        return change_words(value, ratio).removesuffix(f" {direction}")
 
     head = (f"optimized is {words(speedup)} {direction} than initial" if ratio
             else f"optimized is {direction} than initial by {words(speedup)}")
@@ -198,8 +197,8 @@ def describe_change(speedup: float, interval: RatioInterval, confidence: float) 
         near, far = (interval.low, interval.high) if speedup >= 1 else (
             interval.high, interval.low)
         return f"{head} ({level} CI {words(near)} to {words(far)})"
-    return (f"{head} ({level} CI from {_change(interval.low)} to {_change(interval.high)}; "
-            "the interval includes no change)")
+    return (f"{head} ({level} CI from {change_words(interval.low)} to "
+            f"{change_words(interval.high)}; the interval includes no change)")
 
 
 @dataclass(frozen=True)

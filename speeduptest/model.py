@@ -11,6 +11,7 @@ from typing import Literal
 
 import numpy as np
 
+from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Change, Correction
 from .effect_size import EffectSize
 from .notices import InputError, Notice
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
@@ -96,11 +97,18 @@ class PairAnalysis:
     def notices(self) -> tuple[Notice, ...]:
         return self.sample_notices + self.mean.notices + self.median.notices
 
+    @property
+    def probability_faster(self) -> float | None:
+        """P(optimized faster than initial) over all pairs of runs (ties count half): the
+        Wilcoxon–Mann–Whitney statistic divided by n·m."""
+        statistic = self.tests.wilcoxon.statistic
+        return None if statistic is None else statistic / (self.initial.n * self.optimized.n)
+
 
 @dataclass(frozen=True)
 class SlowdownCheck:
-    """The protocol run with initial and optimized swapped: is the optimized version
-    significantly *slower*?"""
+    """The protocol run with initial and optimized swapped, for every benchmark: is the
+    optimized version significantly *slower*?"""
 
     mean: Decision
     median: Decision
@@ -120,7 +128,8 @@ class BenchmarkResult:
     optimized_path: str | None
     analysis: PairAnalysis | None = None
     effect: EffectSize | None = None
-    slowdown: SlowdownCheck | None = None  # only with Settings.check_slowdown
+    slowdown: SlowdownCheck | None = None
+    change: Change | None = None  # the call (SPEC §8)
     design: str | None = None  # how hierarchical samples were reduced, in words
     errors: tuple[InputError, ...] = ()
     unit: str | None = None  # "s" when the files stated their unit; None: as in the files
@@ -173,11 +182,33 @@ class OverallFigure:
 
 
 @dataclass(frozen=True)
+class CallCounts:
+    """How many analysed benchmarks got each call, and how the calls were made."""
+
+    faster: int
+    slower: int
+    unchanged: int
+    uncertain: int
+    threshold: float
+    correction: Correction
+
+    @classmethod
+    def of(cls, changes: list[Change], threshold: float, correction: Correction) -> CallCounts:
+        counts = {call: sum(change.call == call for change in changes) for call in CALLS}
+        return cls(**counts, threshold=threshold, correction=correction)
+
+    @property
+    def total(self) -> int:
+        return self.faster + self.slower + self.unchanged + self.uncertain
+
+
+@dataclass(frozen=True)
 class Overall:
     mean: OverallFigure
     median: OverallFigure
     min: OverallFigure
     geometric_mean: AggregateInterval | None = None
+    calls: CallCounts | None = None
     caveat: str = ""
     notices: tuple[Notice, ...] = ()
 
@@ -190,7 +221,9 @@ class Settings:
     large_sample: int = 30
     bootstrap: int = 10_000
     seed: int = 0
-    check_slowdown: bool = False  # also run the protocol in the other direction (CI gating)
+    threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged" (SPEC §8)
+    correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
+    fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
 
     @property
     def confidence(self) -> float:
@@ -270,8 +303,8 @@ class Results:
 
     @property
     def slower(self) -> tuple[BenchmarkResult, ...]:
-        """Benchmarks significantly slower (when the slowdown check was asked for)."""
-        return tuple(b for b in self.benchmarks if b.slowdown and b.slowdown.significant)
+        """Benchmarks called slower: the ones that fail a CI job (--fail-on-slowdown)."""
+        return tuple(b for b in self.benchmarks if b.change and b.change.call == "slower")
 
     def to_dataframe(self):
         """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""

@@ -25,10 +25,15 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
     assert data["tool"]["name"] == "speeduptest"
     assert data["settings"] == {"alpha": 0.05, "proportion_confidence": 0.95, "precision": 0.05,
                                 "large_sample": 30, "bootstrap": 10000, "seed": 0,
-                                "check_slowdown": False}
+                                "threshold": 0.01, "correction": "bonferroni",
+                                "fail_on_slowdown": False}
     assert len(data["benchmarks"]) == 22
     assert all(b["status"] == "ok" for b in data["benchmarks"])
-    # The terminal summary: overall figures, accelerated counts, one line per benchmark.
+    # The terminal summary: the answer first, then one line per benchmark, then the
+    # Speedup-Test figures (overall speedups, accelerated counts).
+    calls = data["overall"]["calls"]
+    assert out.startswith("Optimized is ")
+    assert (f"{calls['faster']} faster, {calls['slower']} slower" in out.splitlines()[0])
     assert "Overall speedup" in out
     assert f"{data['overall']['mean']['accelerated']}/22 accelerated" in out
     for benchmark in data["benchmarks"]:

@@ -17,19 +17,27 @@ def test_fail_on_slowdown_exits_3_and_names_the_benchmark(project, capsys):
                             + "\n" + slower + "\n")
     status, data = project.run(config, "--fail-on-slowdown")
     assert status == 3
-    assert "slower is significantly slower" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "slower is slower: the 97.5% Fieller interval [" in error
+    assert "faster" not in error
     checks = {b["name"]: b["slowdown"] for b in data["benchmarks"]}
     assert checks["slower"]["significant"] and not checks["faster"]["significant"]
-    assert data["settings"]["check_slowdown"] is True
+    calls = {b["name"]: b["change"]["call"] for b in data["benchmarks"]}
+    assert calls == {"faster": "faster", "slower": "slower"}
+    assert data["settings"]["fail_on_slowdown"] is True
 
 
-def test_without_the_option_a_slowdown_does_not_fail(project):
+def test_without_the_option_a_slowdown_does_not_fail_but_is_shown(project):
     slower = project.good_pair("slower")
     initial, optimized = "slower-initial.txt", "slower-optimized.txt"
     slower = slower.replace(initial, "TMP").replace(optimized, initial).replace("TMP", optimized)
     status, data = project.run(project.config("benchmark,initial,optimized\n" + slower + "\n"))
     assert status == 0
-    assert data["benchmarks"][0]["slowdown"] is None
+    # The reverse protocol always runs: the slowdown is in results.json whatever the options.
+    assert data["benchmarks"][0]["slowdown"]["significant"]
+    assert data["benchmarks"][0]["change"]["call"] == "slower"
+    assert data["overall"]["calls"] == {"faster": 0, "slower": 1, "unchanged": 0,
+                                        "uncertain": 0}
 
 
 def test_python_api(project):

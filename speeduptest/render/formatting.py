@@ -2,16 +2,68 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..change import CORRECTION_LABELS
+from ..effect_size import change_words
+
 if TYPE_CHECKING:
-    from ..model import BenchmarkResult
+    from ..model import BenchmarkResult, Results
 
 
 def speedup(value: float | None) -> str:
     """A ratio with four significant digits, e.g. 1.057×; — when missing."""
     return "—" if value is None else f"{value:.4g}×"
+
+
+def change(value: float | None) -> str:
+    """A speedup in words a reader compares at a glance: "12.4% faster", "263× slower"."""
+    return "—" if value is None else change_words(value)
+
+
+def threshold(value: float) -> str:
+    """τ as a percentage: "1%", "0.5%"."""
+    return f"{value * 100:.3g}%"
+
+
+def interval(low: float | None, high: float | None) -> str:
+    """An interval of speedups with significant digits that tell its ends apart."""
+    if low is None or high is None:
+        return "unbounded"
+    digits = 4
+    while f"{low:.{digits}g}" == f"{high:.{digits}g}" and digits < 12:
+        digits += 1
+    return f"{low:.{digits}g}–{high:.{digits}g}"
+
+
+def answer_sentence(results: Results) -> str:
+    """The answer in one sentence: is it faster, by how much, how sure? For the first lines
+    of the terminal, of summary.md and of the global report."""
+    overall, calls = results.overall, results.overall.calls
+    if calls is None or not calls.total:
+        return "No benchmark could be analysed."
+    geometric = overall.geometric_mean
+    if geometric is None:
+        head = "optimized against initial"
+    else:
+        level = f"{geometric.confidence:.0%}"
+        figures = (f"geometric mean of the speedups {speedup(geometric.value)}, {level} CI "
+                   f"{interval(geometric.low, geometric.high)}")
+        if geometric.low > 1 or geometric.high < 1:
+            head = f"optimized is {change_words(geometric.value)} overall ({figures})"
+        else:
+            head = f"no overall change is established ({figures})"
+    counts = ", ".join(f"{count} {name}" for name, count in (
+        ("faster", calls.faster), ("slower", calls.slower), ("unchanged", calls.unchanged),
+        ("uncertain", calls.uncertain)) if count or name in ("faster", "slower"))
+    failed = f"; {len(results.failed)} not analysed (errors)" if results.failed else ""
+    method = ("" if calls.correction == "none" or calls.total == 1
+              else f", {CORRECTION_LABELS[calls.correction].split(' (')[0]}")
+    return (f"{head[0].upper()}{head[1:]}; {counts} of {calls.total} benchmarks "
+            f"(threshold {threshold(calls.threshold)}{method}){failed}.")
 
 
 @dataclass(frozen=True)
@@ -41,3 +93,18 @@ def benchmark_scale(benchmark: BenchmarkResult) -> TimeScale:
     if analysis is None:
         return UNSTATED
     return time_scale(benchmark.unit, min(analysis.initial.mean, analysis.optimized.mean))
+
+
+#: The order of the calls in every listing: what changed first, then what did not.
+CALL_ORDER = ("faster", "slower", "uncertain", "unchanged")
+
+
+def by_call(benchmarks: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
+    """Benchmarks in the order of their call, the largest change first within a call, the
+    ones with errors last."""
+    def key(benchmark: BenchmarkResult) -> tuple[int, float]:
+        if benchmark.change is None or benchmark.analysis is None:
+            return len(CALL_ORDER), 0.0
+        return (CALL_ORDER.index(benchmark.change.call),
+                -abs(math.log(benchmark.analysis.speedup.mean)))
+    return sorted(benchmarks, key=key)

@@ -6,11 +6,13 @@ import json
 import math
 from typing import Any
 
+from ..change import Change
 from ..effect_size import EffectSize, RatioInterval
 from ..hierarchy import VarianceComponents
 from ..model import (
     AggregateInterval,
     BenchmarkResult,
+    CallCounts,
     Decision,
     Notice,
     OverallFigure,
@@ -148,9 +150,31 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
                      "reason": benchmark.slowdown.mean.reason},
             "median": {"verdict": benchmark.slowdown.median.verdict,
                        "reason": benchmark.slowdown.median.reason}},
+        "probability_faster": _number(analysis.probability_faster),
+        "change": _change(benchmark.change) if benchmark.change else None,
         "design": benchmark.design,
     })
     return entry
+
+
+def _change(change: Change) -> dict[str, Any]:
+    return {
+        "call": change.call, "threshold": change.threshold, "correction": change.correction,
+        "interval": {"low": _number(change.low), "high": _number(change.high),
+                     "confidence": change.confidence, "method": change.method,
+                     "p_value": _number(change.p_value_no_change), "selected": change.selected,
+                     "benchmarks": change.benchmarks},
+        "reason": change.reason,
+        "p_value": _number(change.p_value),
+        "adjusted": {"holm": _number(change.holm), "bh": _number(change.bh)},
+    }
+
+
+def _calls(calls: CallCounts | None) -> dict[str, Any] | None:
+    if calls is None:
+        return None
+    return {"faster": calls.faster, "slower": calls.slower, "unchanged": calls.unchanged,
+            "uncertain": calls.uncertain}
 
 
 def _figure(figure: OverallFigure) -> dict[str, Any]:
@@ -186,7 +210,9 @@ def results_dict(results: Results) -> dict[str, Any]:
             "large_sample": settings.large_sample,
             "bootstrap": settings.bootstrap,
             "seed": settings.seed,
-            "check_slowdown": settings.check_slowdown,
+            "threshold": settings.threshold,
+            "correction": settings.correction,
+            "fail_on_slowdown": settings.fail_on_slowdown,
         },
         "benchmarks": [_benchmark(benchmark) for benchmark in results.benchmarks],
         "overall": {
@@ -194,6 +220,9 @@ def results_dict(results: Results) -> dict[str, Any]:
             "median": _figure(results.overall.median),
             "min": _figure(results.overall.min),
             "geometric_mean": _aggregate(results.overall.geometric_mean),
+            "calls": _calls(results.overall.calls),
+            "threshold": settings.threshold,
+            "correction": settings.correction,
             "proportion_caveat": results.overall.caveat,
         },
         "warnings": [notice.message for notice in results.notices],

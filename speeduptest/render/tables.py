@@ -123,8 +123,7 @@ def render_markdown(results: Results) -> str:
     if failed:
         lines += ["", f"{failed} benchmark(s) could not be analysed: see errors.html."]
     lines += [f"\n⚠️ {_md_escape(notice.message)}" for notice in results.input_notices]
-    slower = (", 🔻 significantly slower" if results.settings.check_slowdown
-              else "")
+    slower = ", 🔻 significantly slower"
     lines += ["", f"<sub>speeduptest {results.tool_version}; ✅ significant speedup, "
                   f"➖ no significant speedup{slower}, ❔ the test's assumptions do not hold "
                   "(see the warnings).</sub>"]

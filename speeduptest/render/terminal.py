@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from ..change import CORRECTION_LABELS
 from ..model import OverallFigure, Results
 from ..planning import ExperimentPlan
-from .formatting import speedup
+from .formatting import answer_sentence, by_call, change, interval, speedup
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
+
+
+def verdict_mark(verdict: str, reverse: str | None) -> str:
+    """The Speedup-Test verdict of one estimator; a significant reverse verdict is "slower"."""
+    return "slower" if reverse == "significant" else VERDICT_MARK[verdict]
 
 
 def _gain(value: float | None) -> str:
@@ -27,46 +33,74 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
     return line
 
 
+def _benchmark_lines(results: Results) -> list[str]:
+    """One line per benchmark, by call: the call, the change, its corrected interval."""
+    width = max([len(b.name) for b in results.benchmarks] + [9])
+    lines = [f"  {'call':<9}  {'benchmark':<{width}}  {'change (mean)':>14}  "
+             f"{'interval':<19}  {'P(faster)':>9}  Speedup-Test mean / median"]
+    for benchmark in by_call(results.benchmarks):
+        analysis, call = benchmark.analysis, benchmark.change
+        if analysis is None or call is None:
+            first = str(benchmark.errors[0]) if benchmark.errors else "error"
+            lines.append(f"  {'ERROR':<9}  {benchmark.name:<{width}}  {first}")
+            continue
+        reverse = benchmark.slowdown
+        verdicts = (verdict_mark(analysis.mean.verdict, reverse and reverse.mean.verdict),
+                    verdict_mark(analysis.median.verdict, reverse and reverse.median.verdict))
+        probability = analysis.probability_faster
+        lines.append(
+            f"  {call.call:<9}  {benchmark.name:<{width}}  "
+            f"{change(analysis.speedup.mean):>14}  {interval(call.low, call.high):<19}  "
+            f"{'—' if probability is None else f'{probability:.0%}':>9}  "
+            f"{verdicts[0]} / {verdicts[1]}")
+    return lines
+
+
+def _interval_note(results: Results) -> str | None:
+    calls = results.overall.calls
+    changes = [b.change for b in results.analysed if b.change]
+    if calls is None or not changes:
+        return None
+    levels = sorted({f"{c.confidence * 100:.4g}%" for c in changes})
+    methods = sorted({c.method for c in changes})
+    names = " or ".join({"fieller": "Fieller", "bootstrap": "bootstrap"}[m] for m in methods)
+    return (f"Interval: of the speedup of the means, {names}, at "
+            f"{' / '.join(levels)} ({CORRECTION_LABELS[calls.correction]}); "
+            f"P(faster): share of run pairs where optimized is faster.")
+
+
 def render_terminal(results: Results, written: list[str] | None = None) -> str:
     overall = results.overall
     analysed, failed = len(results.analysed), len(results.failed)
-    lines = [
-        f"speeduptest {results.tool_version}: {len(results.benchmarks)} benchmarks "
-        f"({analysed} analysed, {failed} with errors), α = {results.settings.alpha:g}",
-        "Overall speedup (weighted, Σ W·ET(initial) / Σ W·ET(optimized)):",
+    lines = [answer_sentence(results), ""]
+    if results.analysed:
+        lines += _benchmark_lines(results)
+        note = _interval_note(results)
+        if note:
+            lines.append(note)
+    lines += [
+        "",
+        f"Speedup-Test protocol, α = {results.settings.alpha:g} "
+        f"({len(results.benchmarks)} benchmarks, {analysed} analysed, {failed} with errors):",
+        "  Overall speedup (weighted, Σ W·ET(initial) / Σ W·ET(optimized)):",
     ]
     for name in ("mean", "median", "min"):
         figure = getattr(overall, name)
         caveat = " (not a reproducible statistic)" if name == "min" else ""
-        lines.append(f"  {name:<6} {speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
+        lines.append(f"    {name:<6} {speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
                      f"{caveat}")
-    for label, aggregate in (("mean, bootstrap CI", overall.mean.interval),
-                             ("geometric mean of the benchmarks' speedups",
-                              overall.geometric_mean)):
-        if aggregate is not None:
-            lines.append(f"  {label}: {speedup(aggregate.value)} "
-                         f"[{aggregate.low:.4g}, {aggregate.high:.4g}] "
-                         f"({aggregate.confidence:.0%})")
-    lines.append("Benchmarks with a significant speedup:")
+    if overall.mean.interval is not None:
+        aggregate = overall.mean.interval
+        lines.append(f"    mean, bootstrap {aggregate.confidence:.0%} CI "
+                     f"{interval(aggregate.low, aggregate.high)}")
     lines.append(_proportion_line("mean  ", overall.mean))
     lines.append(_proportion_line("median", overall.median))
-    width = max([len(b.name) for b in results.benchmarks] + [9])
-    lines.append("")
-    lines.append(f"  {'benchmark':<{width}}  {'mean':>9}  {'verdict':<15}  {'median':>9}  verdict")
-    for benchmark in results.benchmarks:
-        analysis = benchmark.analysis
-        if analysis is None:
-            first = str(benchmark.errors[0]) if benchmark.errors else "error"
-            lines.append(f"  {benchmark.name:<{width}}  ERROR: {first}")
-            continue
-        lines.append(
-            f"  {benchmark.name:<{width}}  {speedup(analysis.speedup.mean):>9}  "
-            f"{VERDICT_MARK[analysis.mean.verdict]:<15}  {speedup(analysis.speedup.median):>9}  "
-            f"{VERDICT_MARK[analysis.median.verdict]}"
-        )
     if failed:
         lines.append("")
-        lines.append(f"{failed} benchmark(s) could not be analysed; see errors.html.")
+        where = "see errors.html" if written and any(
+            name.endswith("errors.html") for name in written) else "see results.json"
+        lines.append(f"{failed} benchmark{'s' if failed > 1 else ''} could not be analysed; "
+                     f"{where}.")
     for notice in results.input_notices:
         lines.append(f"Warning: {notice.message}")
     if written:

@@ -1,0 +1,310 @@
+"""The call of every benchmark: faster, slower, unchanged or uncertain (SPEC §8).
+
+The Speedup-Test verdicts answer "is the optimized version significantly faster?" one
+benchmark at a time. The call answers what a reader or a CI job acts on, over a whole suite:
+
+1. the speedup of the means, θ = mean(initial) / mean(optimized), gets Fieller's confidence
+   interval on the top-level units (the bootstrap percentile interval where Fieller's is
+   unbounded), at a confidence level widened for the number b of benchmarks:
+
+   - ``bonferroni``: 1 − α/b for every benchmark, so that all intervals hold at once with
+     probability ≥ 1 − α (family-wise error of the calls ≤ α);
+   - ``fcr``: Benjamini & Yekutieli's false-coverage-rate intervals: Benjamini–Hochberg at
+     q = α on the p-values of "θ = 1" that the intervals invert selects R benchmarks, and every
+     interval is at 1 − max(R, 1)·α/b; only selected benchmarks can be called faster or
+     slower, and the expected share of false calls among the calls is ≤ α;
+   - ``none``: 1 − α for each benchmark on its own.
+
+2. a practical threshold τ ≥ 0 turns the interval [L, H] into the call: ``faster`` when
+   L > 1 + τ, ``slower`` when H < 1/(1 + τ), ``unchanged`` when the interval lies inside
+   (1/(1 + τ), 1 + τ) (an equivalence statement, as two one-sided tests would make it), and
+   ``uncertain`` otherwise.
+
+Everything is computed on arrays over the benchmarks of a run.
+
+References
+----------
+E. C. Fieller, "Some problems in interval estimation", JRSS B 16(2), 1954.
+Y. Benjamini, D. Yekutieli, "False discovery rate–adjusted multiple confidence intervals for
+selected parameters", JASA 100(469), 2005.
+Y. Benjamini, Y. Hochberg, "Controlling the false discovery rate", JRSS B 57(1), 1995.
+S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J. Stat. 6, 1979.
+T. Kalibera, R. Jones, "Quantifying performance changes with effect size confidence
+intervals", University of Kent TR 4-12, 2012.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from scipy import special
+
+Call = Literal["faster", "slower", "unchanged", "uncertain"]
+Correction = Literal["bonferroni", "fcr", "none"]
+
+CALLS: tuple[Call, ...] = ("faster", "slower", "unchanged", "uncertain")
+CORRECTIONS: tuple[Correction, ...] = ("bonferroni", "fcr", "none")
+CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
+                     "none": "no correction"}
+#: A change smaller than 1% of the execution time is ignored by default (as Criterion does).
+DEFAULT_THRESHOLD = 0.01
+#: Family-wise control by default: benchmarks/false_alarms.py and the README say why.
+DEFAULT_CORRECTION: Correction = "bonferroni"
+#: p-values below this are not resolved by the inversion of Fieller's interval.
+SMALLEST_P = 1e-300
+
+
+@dataclass(frozen=True)
+class MeanRatio:
+    """What Fieller's interval of θ = mean(initial) / mean(optimized) needs, per benchmark.
+
+    Arrays over benchmarks: the speedup θ̂, each side's relative variance of the mean
+    u = Var(mean) / mean² (from the top-level units, S²ₖ / nₖ / mean²) and its degrees of
+    freedom nₖ − 1. Relative quantities keep the interval independent of the time unit.
+    """
+
+    speedup: np.ndarray
+    initial_relative_variance: np.ndarray
+    optimized_relative_variance: np.ndarray
+    initial_df: np.ndarray
+    optimized_df: np.ndarray
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[float, float, float, float, float, float]]) -> MeanRatio:
+        """From (mean_i, var_of_mean_i, df_i, mean_o, var_of_mean_o, df_o) per benchmark."""
+        data = np.array(rows, dtype=float).reshape(-1, 6)
+        mean_i, var_i, df_i, mean_o, var_o, df_o = data.T
+        return cls(mean_i / mean_o, (np.sqrt(var_i) / mean_i) ** 2,
+                   (np.sqrt(var_o) / mean_o) ** 2, df_i, df_o)
+
+
+def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:
+    """|t| such that P(|T_df| > |t|) = p, accurate for tiny p (lower tail, no 1 − p/2)."""
+    return -special.stdtrit(df, np.asarray(two_sided_p) / 2)
+
+
+def fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fieller's interval for θ at ``confidence`` (per benchmark): low, high, bounded.
+
+    The set {θ : (Ȳᵢ − θȲₒ)² ≤ tᵢ²Vᵢ + θ²tₒ²Vₒ}, tₖ with nₖ − 1 degrees of freedom, written
+    relative to the means: with r = θ̂ and uₖ = Vₖ/Ȳₖ², the bounds are
+    r·(1 ∓ √D)/(1 − tₒ²uₒ), D = tᵢ²uᵢ + tₒ²uₒ − tᵢ²tₒ²uᵢuₒ. D is a sum of non-negative terms
+    whenever the interval is bounded (1 − tₒ²uₒ > 0), so it never cancels the way
+    b² − ac does for very precise data. Unbounded (NaN bounds) when 1 − tₒ²uₒ ≤ 0, i.e.
+    when the optimized mean is not significantly different from 0.
+    """
+    alpha = 1 - np.asarray(confidence, dtype=float)
+    t2_i = _t_quantile(ratio.initial_df, alpha) ** 2
+    t2_o = _t_quantile(ratio.optimized_df, alpha) ** 2
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    a = 1 - t2_o * u_o
+    bounded = a > 0
+    spread = np.sqrt(np.maximum(t2_i * u_i * a + t2_o * u_o, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(bounded, ratio.speedup * (1 - spread) / a, np.nan)
+        high = np.where(bounded, ratio.speedup * (1 + spread) / a, np.nan)
+    return low, high, bounded
+
+
+def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
+    """Two-sided p-value of θ = 1 that Fieller's interval inverts, per benchmark.
+
+    The interval at level 1 − p excludes 1 exactly when this p-value is ≤ p: it is the p at
+    which θ = 1 lies on the interval's boundary, (r − 1)² = tᵢ(p)²uᵢr² + tₒ(p)²uₒ. With equal
+    degrees of freedom on both sides it is Student's 2·P(T > |r − 1|/√(uᵢr² + uₒ)); otherwise
+    it is found by bisection on log p (to about 1e-15 relative).
+    """
+    r = ratio.speedup
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    distance = (r - 1) ** 2
+    scale_i, scale_o = u_i * r * r, u_o
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.sqrt(distance / (scale_i + scale_o))
+        p_value = 2 * special.stdtr(ratio.initial_df, -statistic)
+    unequal = ratio.initial_df != ratio.optimized_df
+    if np.any(unequal):
+        p_value = np.where(unequal, _bisect_p_value(
+            distance, scale_i, scale_o, ratio.initial_df, ratio.optimized_df), p_value)
+    p_value = np.where(distance == 0, 1.0, p_value)  # no change at all, whatever the noise
+    # No variance on either side: any difference is certain.
+    return np.where((scale_i + scale_o == 0) & (distance > 0), 0.0, np.clip(p_value, 0, 1))
+
+
+def _bisect_p_value(distance, scale_i, scale_o, df_i, df_o) -> np.ndarray:
+    def excess(log_p: np.ndarray) -> np.ndarray:  # decreasing in p
+        p = np.exp(log_p)
+        with np.errstate(invalid="ignore", over="ignore"):  # a side without variance: 0·∞
+            terms = (np.nan_to_num(_t_quantile(df_i, p) ** 2 * scale_i)
+                     + np.nan_to_num(_t_quantile(df_o, p) ** 2 * scale_o))
+        return terms - distance
+
+    low = np.full(np.shape(distance), np.log(SMALLEST_P))
+    high = np.zeros(np.shape(distance))
+    beyond = excess(low) < 0  # 1 is excluded even at level 1 − 1e-300
+    for _ in range(110):  # the bracket shrinks from 690 to below 1e-30 in log p
+        middle = (low + high) / 2
+        above = excess(middle) > 0
+        low = np.where(above, middle, low)
+        high = np.where(above, high, middle)
+    return np.where(beyond, 0.0, np.exp((low + high) / 2))
+
+
+def selected_by_bh(p_values: np.ndarray, alphas: np.ndarray) -> tuple[np.ndarray, int]:
+    """Benjamini–Hochberg step-up selection at q = α; with a different α per benchmark, the
+    step-up rule p_j ≤ R·α_j/b (which is BH when every α_j is the same)."""
+    b = p_values.size
+    # p_j ≤ r·α_j/b ⟺ s_j = p_j·b/α_j ≤ r: R is the largest r whose r-th smallest s is ≤ r.
+    scaled = p_values * b / alphas
+    passing = np.flatnonzero(np.sort(scaled) <= np.arange(1, b + 1))
+    selections = int(passing[-1]) + 1 if passing.size else 0
+    return scaled <= selections, selections
+
+
+def corrected_confidence(p_values: np.ndarray, alphas: np.ndarray, correction: Correction
+                         ) -> tuple[np.ndarray, np.ndarray, int]:
+    """The confidence of each benchmark's call interval, which benchmarks may be called
+    faster or slower, and R (the count BH selects; for other corrections, the count whose
+    p-value is at most their interval's risk)."""
+    b = p_values.size
+    if correction == "none":
+        confidence = 1 - alphas
+    elif correction == "bonferroni":
+        confidence = 1 - alphas / max(b, 1)
+    elif correction == "fcr":
+        selected, selections = selected_by_bh(p_values, alphas)
+        return 1 - max(selections, 1) * alphas / max(b, 1), selected, selections
+    else:
+        raise ValueError(f"unknown correction {correction!r}; choose from {CORRECTIONS}")
+    selected = p_values <= 1 - confidence
+    return confidence, selected, int(np.count_nonzero(selected))
+
+
+def classify(low: np.ndarray, high: np.ndarray, bounded: np.ndarray, threshold: float
+             ) -> np.ndarray:
+    """The call from the interval [low, high] and the threshold τ (an array of names)."""
+    upper, lower = 1 + threshold, 1 / (1 + threshold)
+    with np.errstate(invalid="ignore"):
+        faster = bounded & (low > upper)
+        slower = bounded & (high < lower)
+        unchanged = bounded & (low > lower) & (high < upper)
+    return np.select([faster, slower, unchanged], ["faster", "slower", "unchanged"],
+                     "uncertain")
+
+
+def adjusted_p_values(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's and Benjamini–Hochberg's adjustments, as R's ``p.adjust`` (statsmodels)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(p_values, dtype=float)
+    if p.size == 0:
+        return p, p
+    return (multipletests(p, method="holm")[1], multipletests(p, method="fdr_bh")[1])
+
+
+@dataclass(frozen=True)
+class Change:
+    """The call of one benchmark, with the interval and the figures it was made from."""
+
+    call: Call
+    threshold: float
+    correction: Correction
+    low: float | None  # the corrected interval of the speedup of the means
+    high: float | None
+    confidence: float
+    method: str  # "fieller", or "bootstrap" where Fieller's interval is unbounded
+    p_value_no_change: float  # two-sided p-value of speedup = 1 that the interval inverts
+    selected: bool  # its interval excludes 1 (fcr: Benjamini–Hochberg selects it)
+    benchmarks: int  # b, the number of benchmarks the correction is over
+    reason: str
+    p_value: float | None = None  # the deciding test of the mean verdict (SPEC §4, forward)
+    holm: float | None = None  # its Holm adjustment over the analysed benchmarks
+    bh: float | None = None  # its Benjamini–Hochberg adjustment
+
+    @property
+    def bounded(self) -> bool:
+        return self.low is not None and self.high is not None
+
+
+def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> float:
+    """The highest confidence the call interval of a benchmark can get (fcr: when R ≤ 1), so
+    that the analysis knows which benchmarks may need the bootstrap interval instead of
+    Fieller's (Fieller's bound is monotone in the level)."""
+    return 1 - alpha if correction == "none" else 1 - alpha / max(benchmarks, 1)
+
+
+def _reason(call: str, low: float | None, high: float | None, confidence: float,
+            method: str, correction: Correction, benchmarks: int, threshold: float,
+            selected: bool) -> str:
+    level = f"{confidence * 100:.4g}%"
+    label = {"fieller": "Fieller", "bootstrap": "bootstrap"}[method]
+    widened = ("" if correction == "none" or benchmarks == 1 else
+               f" ({CORRECTION_LABELS[correction]} over {benchmarks} benchmarks)")
+    if low is None or high is None:
+        return f"the {level} {label} interval is unbounded{widened}"
+    interval = f"the {level} {label} interval [{low:.4g}, {high:.4g}]"
+    upper, lower = 1 + threshold, 1 / (1 + threshold)
+    if call == "faster":
+        return f"{interval} lies above {upper:.4g}{widened}"
+    if call == "slower":
+        return f"{interval} lies below {lower:.4g}{widened}"
+    if call == "unchanged":
+        return (f"{interval} lies within the threshold, {lower:.4g} to {upper:.4g}"
+                f"{widened}")
+    if correction == "fcr" and not selected and (low > upper or high < lower):
+        return f"{interval} excludes 1, but Benjamini–Hochberg did not select it{widened}"
+    if threshold == 0:
+        return f"{interval} includes 1{widened}"
+    return (f"{interval} reaches into the threshold ({lower:.4g} to {upper:.4g}) and beyond it"
+            f"{widened}")
+
+
+def decide_calls(
+    ratio: MeanRatio,
+    alphas: Sequence[float],
+    bootstrap_ratios: Sequence[np.ndarray | None],
+    protocol_p_values: Sequence[float | None],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    correction: Correction = DEFAULT_CORRECTION,
+) -> list[Change]:
+    """The call of every analysed benchmark of a run (SPEC §8).
+
+    ``bootstrap_ratios``: per benchmark, resampled speedups of the means, used where Fieller's
+    interval is unbounded at the corrected level (None where it cannot be). ``protocol_p_values``:
+    the deciding test of each mean verdict, adjusted by Holm and Benjamini–Hochberg.
+    """
+    alpha = np.asarray(alphas, dtype=float)
+    b = alpha.size
+    p_no_change = fieller_p_value(ratio)
+    confidence, selected, _ = corrected_confidence(p_no_change, alpha, correction)
+    low, high, bounded = fieller_bounds(ratio, confidence)
+    methods = np.full(b, "fieller", dtype=object)
+    for index in np.flatnonzero(~bounded):
+        resampled = bootstrap_ratios[index]
+        if resampled is not None and resampled.size:
+            tail = (1 - confidence[index]) / 2
+            low[index], high[index] = np.quantile(resampled, [tail, 1 - tail])
+            bounded[index], methods[index] = True, "bootstrap"
+    calls = classify(low, high, bounded, threshold)
+    if correction == "fcr":  # only the selected benchmarks may be called faster or slower
+        calls = np.where(~selected & np.isin(calls, ("faster", "slower")), "uncertain", calls)
+    present = [i for i, p in enumerate(protocol_p_values) if p is not None]
+    holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
+    adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
+    changes = []
+    for i in range(b):
+        bounds = (float(low[i]), float(high[i])) if bounded[i] else (None, None)
+        changes.append(Change(
+            call=str(calls[i]), threshold=threshold, correction=correction,
+            low=bounds[0], high=bounds[1], confidence=float(confidence[i]),
+            method=str(methods[i]), p_value_no_change=float(p_no_change[i]),
+            selected=bool(selected[i]), benchmarks=b,
+            reason=_reason(str(calls[i]), *bounds, float(confidence[i]), str(methods[i]),
+                           correction, b, threshold, bool(selected[i])),
+            p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
+            bh=adjusted.get(i, (None, None))[1]))
+    return changes
