@@ -24,6 +24,11 @@ def change(value: float | None) -> str:
     return "—" if value is None else change_words(value)
 
 
+def plural(count: int, noun: str) -> str:
+    """"1 benchmark", "2 benchmarks" (nouns with a plain -s plural)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def threshold(value: float) -> str:
     """τ as a percentage: "1%", "0.5%"."""
     return f"{value * 100:.3g}%"
@@ -62,7 +67,7 @@ def answer_sentence(results: Results) -> str:
     failed = f"; {len(results.failed)} not analysed (errors)" if results.failed else ""
     method = ("" if calls.correction == "none" or calls.total == 1
               else f", {CORRECTION_LABELS[calls.correction].split(' (')[0]}")
-    return (f"{head[0].upper()}{head[1:]}; {counts} of {calls.total} benchmarks "
+    return (f"{head[0].upper()}{head[1:]}; {counts} of {plural(calls.total, 'benchmark')} "
             f"(threshold {threshold(calls.threshold)}{method}){failed}.")
 
 

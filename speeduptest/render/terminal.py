@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..change import CORRECTION_LABELS
 from ..model import OverallFigure, Results
 from ..planning import ExperimentPlan
-from .formatting import answer_sentence, by_call, change, interval, speedup
+from .formatting import answer_sentence, by_call, change, interval, plural, speedup
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
@@ -73,7 +73,7 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     overall = results.overall
     analysed, failed = len(results.analysed), len(results.failed)
     lines = [answer_sentence(results), ""]
-    if results.analysed:
+    if results.benchmarks:
         lines += _benchmark_lines(results)
         note = _interval_note(results)
         if note:
@@ -81,7 +81,8 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     lines += [
         "",
         f"Speedup-Test protocol, α = {results.settings.alpha:g} "
-        f"({len(results.benchmarks)} benchmarks, {analysed} analysed, {failed} with errors):",
+        f"({plural(len(results.benchmarks), 'benchmark')}, {analysed} analysed, {failed} with "
+        "errors):",
         "  Overall speedup (weighted, Σ W·ET(initial) / Σ W·ET(optimized)):",
     ]
     for name in ("mean", "median", "min"):
@@ -99,8 +100,7 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
         lines.append("")
         where = "see errors.html" if written and any(
             name.endswith("errors.html") for name in written) else "see results.json"
-        lines.append(f"{failed} benchmark{'s' if failed > 1 else ''} could not be analysed; "
-                     f"{where}.")
+        lines.append(f"{plural(failed, 'benchmark')} could not be analysed; {where}.")
     for notice in results.input_notices:
         lines.append(f"Warning: {notice.message}")
     if written:
