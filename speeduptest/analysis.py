@@ -30,6 +30,7 @@ from .model import (
     Source,
     complement,
 )
+from .notices import counted, plural
 from .overall import BootstrapAggregate, overall_figures
 from .parallel import default_workers, worker_pool
 from .protocol import analyse_pair
@@ -55,11 +56,11 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
         return [InputError(config, spec.line,
                            f"{role} sample file {sample.path} contains no values")]
     if sample.top_units < MIN_VALUES:
-        unit = "value(s)" if sample.data.depth == 1 else f"{sample.data.level_names[0]}(s)"
+        unit = "value" if sample.data.depth == 1 else sample.data.level_names[0]
         return [InputError(
             config, spec.line,
-            f"{role} sample file {sample.path} has only {sample.top_units} {unit}; at least "
-            f"{MIN_VALUES} independent observations are needed",
+            f"{role} sample file {sample.path} has only {counted(sample.top_units, unit)}; at "
+            f"least {MIN_VALUES} independent observations are needed",
         )]
     return []
 
@@ -125,10 +126,10 @@ def _read_benchmark(
 def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
     if initial.depth == 1 and optimized.depth == 1:
         return None
+    tops = dict.fromkeys(plural(sample.level_names[0]) for sample in (initial, optimized))
     return (f"initial: {initial.describe()}; optimized: {optimized.describe()}. The "
             f"Speedup-Test protocol ran on the means of the top-level units "
-            f"({initial.level_names[0]}, {optimized.level_names[0]}); the effect-size "
-            "intervals use the whole hierarchy.")
+            f"({' and '.join(tops)}); the effect-size intervals use the whole hierarchy.")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from .analysis import Progress, analyse_benchmarks
 from .config import BenchmarkSpec, ConfigError
 from .model import Results, RunInfo, Settings, Source
-from .notices import Notice
+from .notices import Notice, counted
 from .readers import (
     DEFAULT_OPTIONS,
     ReadOptions,
@@ -60,8 +60,9 @@ def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
     shown = ", ".join(names[:20]) + (f", … ({len(names) - 20} more)" if len(names) > 20 else "")
     return Notice(
         "unpaired-benchmarks",
-        f"{len(names)} benchmark(s) of {here} have no counterpart in {there} and were not "
-        f"analysed: {shown}.",
+        f"{counted(len(names), 'benchmark')} of {here} {'has' if len(names) == 1 else 'have'} "
+        f"no counterpart in {there} and {'was' if len(names) == 1 else 'were'} not analysed: "
+        f"{shown}.",
         "Benchmarks are paired by name: check that both files come from the same suite, or "
         "write a config to pair differently named benchmarks.",
     )

@@ -25,7 +25,7 @@ from scipy import stats
 
 from .change import MeanRatio, fieller_bounds
 from .hierarchy import Hierarchy, VarianceComponents, variance_components
-from .notices import Notice
+from .notices import Notice, plural
 
 #: Below this many top-level units the bootstrap percentile interval under-covers
 #: (benchmarks/coverage.py: 85% with 3 units, 92% with 10, 94.5% with 30 for a 95% interval).
@@ -147,6 +147,9 @@ def bootstrap_interval(initial_means: np.ndarray, optimized_means: np.ndarray,
     return RatioInterval("bootstrap", float(low), float(high), True)
 
 
+#: Top-level units the advice asks for: enough for the protocol's large-sample tests.
+MIN_TOP_UNITS_ADVICE = 30
+
 #: From this factor on a change reads better as a ratio (1.7× faster) than as a percentage.
 RATIO_WORDING = 1.25
 
@@ -232,15 +235,15 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
     notices = [*_variance_notices("initial", components_i),
                *_variance_notices("optimized", components_o)]
     fewest = min(components_i.top_units, components_o.top_units)
-    if fewest < BOOTSTRAP_TRUSTED_UNITS:
+    if not fieller.bounded and fewest < BOOTSTRAP_TRUSTED_UNITS:  # the statement uses it
         notices.append(Notice(
             "effect-bootstrap-undercovers",
             f"With {fewest} top-level units on one side, the bootstrap interval is too narrow: "
             "in simulation (benchmarks/coverage.py) a 95% bootstrap interval covered the true "
             "speedup only 85% of the time with 3 units and 92% with 10; Fieller's interval "
             "kept 95% or more.",
-            f"Read Fieller's interval (the statement uses it when it is bounded), or collect "
-            f"{BOOTSTRAP_TRUSTED_UNITS} or more top-level units per version."))
+            f"Collect {BOOTSTRAP_TRUSTED_UNITS} or more top-level units per version, so that "
+            "Fieller's interval is bounded or the bootstrap's can be trusted."))
     if not fieller.bounded:
         notices.append(Notice(
             "effect-fieller-unbounded",
@@ -263,15 +266,23 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
 def _variance_notices(side: str, components: VarianceComponents) -> list[Notice]:
     """A level whose T² is not positive adds no measurable variance of its own."""
     notices = []
+    top = len(components.t2) - 1
     for level in range(1, len(components.t2)):
         t2 = components.t2[level]
         if t2 is not None and t2 <= 0:
             name, below = components.level_names[level], components.level_names[level - 1]
+            # The top-level units are the independent observations of every test: they are
+            # never to be given up, only the repetitions below them.
+            advice = (f"Keep {MIN_TOP_UNITS_ADVICE} or more {plural(name)} as independent "
+                      f"observations; more {plural(below)} per {name} buy little precision "
+                      "here. "
+                      "See: speeduptest plan --help." if level == top else
+                      f"Repeat at the {name} level only once and spend the time on other "
+                      "levels (see: speeduptest plan --help).")
             notices.append(Notice(
                 "effect-level-adds-no-variance",
                 f"In the {side} sample the {name} level adds no measurable variance "
-                f"(T² = {t2:.3g} ≤ 0): its {name}s differ no more than their {below}s would "
-                "explain.",
-                f"Repeat at the {name} level only once and spend the time on other levels "
-                "(see: speeduptest plan --help)."))
+                f"(T² = {t2:.3g} ≤ 0): its {plural(name)} differ no more than their "
+                f"{plural(below)} would "
+                "explain.", advice))
     return notices

@@ -25,3 +25,13 @@ class Notice:
     code: str
     message: str
     advice: str
+
+
+def plural(noun: str) -> str:
+    """The plural of a level or unit name: builds, invocations, processes."""
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
+
+def counted(count: int, noun: str) -> str:
+    """"1 benchmark", "3 processes"."""
+    return f"{count} {noun if count == 1 else plural(noun)}"

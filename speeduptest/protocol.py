@@ -88,8 +88,8 @@ def _normality_step(side: str, result: ShapiroResult, alpha: float) -> tuple[str
 #: 9/17/6% at n = 5 and 25/43/7% at n = 10 (benchmarks/shapiro_power.py, 2,000 replicates).
 LOW_POWER_SIZE = 10
 SLOWDOWN_ADVICE = ("Optimized times tend to be higher: the change slows this benchmark down. "
-                   "Run with --fail-on-slowdown to test whether the slowdown is significant "
-                   "(the protocol in the other direction).")
+                   "The slowdown verdicts (the protocol in the other direction) and the call "
+                   "say whether that is significant.")
 
 
 def _decision(verdict: Verdict, reason: str, steps: list[str], notices: list[Notice]) -> Decision:
@@ -345,7 +345,8 @@ def _slowdown_notices(speedup: Speedups) -> list[Notice]:
         "slowdown",
         f"The optimized version is slower: speedup of the {' and of the '.join(slower)} "
         "(below 1 means slower).",
-        "Check that initial and optimized are not swapped in the config; otherwise the change "
+        "Check that initial and optimized are not swapped (the config's columns, or the order "
+        "of the files given to compare); otherwise the change "
         "slows this benchmark down.",
     )]
 

@@ -277,7 +277,7 @@ def test_identical_values_never_crash_or_emit_nan(project):
     ("build,value\n1,3\n,4\n", "bad.csv:3: a grouping cell is empty"),
     ("build,value\n1,3\n1,4,5\n", "bad.csv:3: 3 cells, the header has 2"),
     ("build,value\n1,-3\n", "bad.csv:2: -3 is not a valid execution time"),
-    ("build,invocation,value\n1,1,3\n1,2,4\n2,1,5\n", "has only 2 build(s)"),
+    ("build,invocation,value\n1,1,3\n1,2,4\n2,1,5\n", "has only 2 builds"),
 ])
 def test_bad_hierarchical_sample(project, content, fragment):
     (project.root / "bad.csv").write_text(content)

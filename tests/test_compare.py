@@ -68,7 +68,7 @@ def test_compare_lists_unpaired_benchmarks_as_warnings(tmp_path):
     assert all(b["unit"] == "s" for b in results["benchmarks"])
     summary = (tmp_path / "summary.md").read_text()
     assert "| fib\\_memo" not in summary  # not a row of the table,
-    assert "⚠️ 1 benchmark(s) of" in summary and "fib\\_memo" in summary  # but named
+    assert "⚠️ 1 benchmark of" in summary and "fib\\_memo" in summary  # but named
 
 
 def test_compare_rebench_executors_of_one_file(tmp_path):
@@ -185,7 +185,7 @@ def test_unpaired_benchmarks_are_on_the_global_report(tmp_path):
 def test_terminal_names_unpaired_benchmarks(tmp_path, capsys):
     main(["compare", str(TOOLS / "pyperf/initial.json"), str(TOOLS / "pyperf/optimized.json"),
           "--format", "json", "-o", str(tmp_path), "--bootstrap", "200"])
-    assert "Warning: 1 benchmark(s) of" in capsys.readouterr().out
+    assert "Warning: 1 benchmark of" in capsys.readouterr().out
 
 
 def test_compare_a_plain_sample_with_a_plain_sample(tmp_path):

@@ -41,7 +41,7 @@ def test_plan_command(capsys):
     assert "19 per unit above" in out
     assert "3 invocation › 4 iteration" in out
     assert "12.722" in out and "0.38194" in out  # T²₁ and T²₂
-    assert "buys 34 invocation(s)" in out  # 1000 // (10 + 19·1)
+    assert "buys 34 invocations" in out  # 1000 // (10 + 19·1)
 
 
 def test_plan_command_needs_a_cost_per_level(capsys):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..hierarchy import Hierarchy
-from ..notices import InputError, Notice
+from ..notices import InputError, Notice, counted, plural
 from ..samples import Sample, hierarchy_from_rows
 from .units import SECONDS, seconds_per
 
@@ -106,11 +106,11 @@ def with_enough_units(sample: Sample) -> Sample:
     merged = Hierarchy(root, data.level_names[1:])
     notice = Notice(
         "few-top-level-units",
-        f"{sample.path}: '{sample.label}' has only {data.top_level_means.size} {upper}(s): "
-        f"its {merged.top_level_means.size} {lower}s were taken as the independent "
+        f"{sample.path}: '{sample.label}' has only {counted(data.top_level_means.size, upper)}: "
+        f"its {counted(merged.top_level_means.size, lower)} were taken as the independent "
         "measurements.",
-        f"Variation between {upper}s is not captured, so the tests and intervals may be too "
-        f"optimistic. Measure at least {MIN_GROUPS} {upper}s (better 10 or more).",
+        f"Variation between {plural(upper)} is not captured, so the tests and intervals may be "
+        f"too optimistic. Measure at least {MIN_GROUPS} {plural(upper)} (better 10 or more).",
     )
     return with_enough_units(dataclasses.replace(
         sample, data=merged, notices=(*sample.notices, notice)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..change import CORRECTION_LABELS
 from ..model import OverallFigure, Results
+from ..notices import counted
 from ..planning import ExperimentPlan
 from .formatting import answer_sentence, by_call, change, interval, plural, speedup
 
@@ -129,7 +130,7 @@ def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
     top = plan.levels[-1].name
     lines += ["", f"One {top} with the planned repetitions costs {plan.top_unit_cost:g}."]
     if plan.budget is not None:
-        lines.append(f"A budget of {plan.budget:g} buys {plan.affordable_top_units} {top}(s) "
+        lines.append(f"A budget of {plan.budget:g} buys {counted(plan.affordable_top_units, top)} "
                      "per version; the Speedup-Test needs at least 3, and more than 30 for the "
                      "large-sample tests.")
     lines.append("T²ᵢ: the variance level i adds (Kalibera & Jones); nᵢ = "
