@@ -99,9 +99,9 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
                              "whose interval excludes 1)")
     parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
                         help="how the calls' intervals are widened for the number of "
-                             "benchmarks: bonferroni (no false call in 95%% of runs at "
-                             "α = 0.05), fcr (Benjamini–Yekutieli: at most 5%% of the calls "
-                             "false, on average), none (default bonferroni)")
+                             "benchmarks: fcr (Benjamini–Yekutieli: at most α of the calls "
+                             "false, on average; the default), bonferroni (no false call at "
+                             "all in 1 − α of the runs), none")
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="exit with status 3 when some benchmark is called slower (its "
                              "corrected interval lies below 1/(1 + τ)); for CI")

@@ -25,7 +25,7 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
     assert data["tool"]["name"] == "speeduptest"
     assert data["settings"] == {"alpha": 0.05, "proportion_confidence": 0.95, "precision": 0.05,
                                 "large_sample": 30, "bootstrap": 10000, "seed": 0,
-                                "threshold": 0.01, "correction": "bonferroni",
+                                "threshold": 0.01, "correction": "fcr",
                                 "fail_on_slowdown": False}
     assert len(data["benchmarks"]) == 22
     assert all(b["status"] == "ok" for b in data["benchmarks"])

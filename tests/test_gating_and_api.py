@@ -18,7 +18,7 @@ def test_fail_on_slowdown_exits_3_and_names_the_benchmark(project, capsys):
     status, data = project.run(config, "--fail-on-slowdown")
     assert status == 3
     error = capsys.readouterr().err
-    assert "slower is slower: the 97.5% Fieller interval [" in error
+    assert "slower is slower: the 95% Fieller interval [" in error
     assert "faster" not in error
     checks = {b["name"]: b["slowdown"] for b in data["benchmarks"]}
     assert checks["slower"]["significant"] and not checks["faster"]["significant"]
