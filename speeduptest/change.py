@@ -240,11 +240,13 @@ def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> 
 
 def _reason(call: str, low: float | None, high: float | None, confidence: float,
             method: str, correction: Correction, benchmarks: int, threshold: float,
-            selected: bool) -> str:
+            selected: bool, selections: int) -> str:
     level = f"{confidence * 100:.4g}%"
     label = {"fieller": "Fieller", "bootstrap": "bootstrap"}[method]
-    widened = ("" if correction == "none" or benchmarks == 1 else
-               f" ({CORRECTION_LABELS[correction]} over {benchmarks} benchmarks)")
+    widened = {"none": "", "bonferroni": f" (Bonferroni over {benchmarks} benchmarks)",
+               "fcr": f" (FCR over {benchmarks} benchmarks, {selections} selected)"}[correction]
+    if benchmarks == 1:
+        widened = ""
     if low is None or high is None:
         return f"the {level} {label} interval is unbounded{widened}"
     interval = f"the {level} {label} interval [{low:.4g}, {high:.4g}]"
@@ -282,7 +284,7 @@ def decide_calls(
     alpha = np.asarray(alphas, dtype=float)
     b = alpha.size
     p_no_change = fieller_p_value(ratio)
-    confidence, selected, _ = corrected_confidence(p_no_change, alpha, correction)
+    confidence, selected, selections = corrected_confidence(p_no_change, alpha, correction)
     low, high, bounded = fieller_bounds(ratio, confidence)
     methods = np.full(b, "fieller", dtype=object)
     for index in np.flatnonzero(~bounded):
@@ -306,7 +308,7 @@ def decide_calls(
             method=str(methods[i]), p_value_no_change=float(p_no_change[i]),
             selected=bool(selected[i]), benchmarks=b,
             reason=_reason(str(calls[i]), *bounds, float(confidence[i]), str(methods[i]),
-                           correction, b, threshold, bool(selected[i])),
+                           correction, b, threshold, bool(selected[i]), selections),
             p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
             bh=adjusted.get(i, (None, None))[1]))
     return changes
