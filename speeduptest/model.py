@@ -269,9 +269,15 @@ class Source:
 
     @property
     def short(self) -> str:
-        """For running titles: file names without folders."""
+        """For running titles: file names without folders, or with as many of their last
+        folders as tell two compared files apart (a/results.json vs b/results.json)."""
         if self.compared:
-            return " vs ".join(Path(path).name for path in self.compared)
+            parts = [Path(path).parts for path in self.compared]
+            depth = 1
+            while (parts[0][-depth:] == parts[1][-depth:]
+                   and depth < min(len(parts[0]), len(parts[1]))):
+                depth += 1
+            return " vs ".join(str(Path(*p[-depth:])) for p in parts)
         return Path(self.label).name
 
 

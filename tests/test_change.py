@@ -230,3 +230,11 @@ def test_separated_samples_are_called_faster_although_the_book_says_inconclusive
     assert benchmark["change"]["reason"].startswith("the 95% Fieller interval [1.9")
     assert "lies above 1.01" in benchmark["change"]["reason"]
     assert benchmark["probability_faster"] == 1.0
+
+
+def test_running_title_tells_two_files_of_the_same_name_apart():
+    from speeduptest.model import Source
+
+    source = Source("x", compared=("runs/main/results.json", "runs/pr-42/results.json"))
+    assert source.short == "main/results.json vs pr-42/results.json"
+    assert Source("x", compared=("a/old.json", "a/new.json")).short == "old.json vs new.json"
