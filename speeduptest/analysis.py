@@ -144,14 +144,6 @@ class _Analysed:
     resampled_speedups: np.ndarray | None
 
 
-def mean_ratio(effects: Sequence[EffectSize]) -> MeanRatio:
-    """The inputs of Fieller's interval on the top-level units of each benchmark."""
-    return MeanRatio.of([(e.initial.grand_mean, e.initial.variance_of_mean,
-                          e.initial.top_units - 1, e.optimized.grand_mean,
-                          e.optimized.variance_of_mean, e.optimized.top_units - 1)
-                         for e in effects])
-
-
 def _analyse_pairs(
     settings: Settings, pairs: list[_Pair]
 ) -> tuple[list[_Analysed], BootstrapAggregate]:
@@ -175,7 +167,7 @@ def _analyse_pairs(
         # The same protocol with the roles swapped: is the optimized version slower?
         reverse = analyse_pair(optimized, initial, alpha=pair.alpha,
                                large_sample=settings.large_sample)
-        _, _, bounded = fieller_bounds(mean_ratio([effect]), pair.call_confidence)
+        _, _, bounded = fieller_bounds(effect.ratio, pair.call_confidence)
         analysed.append(_Analysed(analysis, effect, SlowdownCheck(reverse.mean, reverse.median),
                                   None if bounded[0] else initial_means / optimized_means))
     return analysed, aggregate
@@ -189,7 +181,8 @@ def _decide_calls(
     positions = [i for i, b in enumerate(benchmarks) if b.status == "ok"]
     analysed = [benchmarks[i] for i in positions]
     changes = decide_calls(
-        mean_ratio([b.effect for b in analysed]), [b.analysis.alpha for b in analysed],
+        MeanRatio.concatenate([b.effect.ratio for b in analysed]),
+        [b.analysis.alpha for b in analysed],
         [resampled[i] for i in positions],
         [b.analysis.tests.t_test_at(b.analysis.alpha).p_value for b in analysed],
         threshold=settings.threshold, correction=settings.correction) if positions else []

@@ -83,6 +83,14 @@ class MeanRatio:
                    (np.sqrt(var_o) / mean_o) ** 2, df_i, df_o)
 
 
+    @classmethod
+    def concatenate(cls, ratios: Sequence[MeanRatio]) -> MeanRatio:
+        """One MeanRatio over the benchmarks of several."""
+        return cls(*(np.concatenate([getattr(r, name) for r in ratios])
+                     for name in ("speedup", "initial_relative_variance",
+                                  "optimized_relative_variance", "initial_df", "optimized_df")))
+
+
 def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:
     """|t| such that P(|T_df| > |t|) = p, accurate for tiny p (lower tail, no 1 − p/2)."""
     return -special.stdtrit(df, np.asarray(two_sided_p) / 2)

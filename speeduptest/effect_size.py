@@ -52,6 +52,13 @@ def _t_quantile(confidence: float, df: float) -> float:
     return float(stats.t.ppf((1 + confidence) / 2, df))
 
 
+def mean_ratio(initial: VarianceComponents, optimized: VarianceComponents) -> MeanRatio:
+    """The inputs of Fieller's interval on the top-level units of one benchmark."""
+    return MeanRatio.of([(initial.grand_mean, initial.variance_of_mean, initial.top_units - 1,
+                          optimized.grand_mean, optimized.variance_of_mean,
+                          optimized.top_units - 1)])
+
+
 def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
                      confidence: float) -> RatioInterval:
     """Fieller's interval for mean(initial) / mean(optimized).
@@ -63,10 +70,7 @@ def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
     if initial.variance_of_mean is None or optimized.variance_of_mean is None:
         return RatioInterval("fieller", None, None, False,
                              note="needs at least 2 top-level units on each side")
-    ratio = MeanRatio.of([(initial.grand_mean, initial.variance_of_mean, initial.top_units - 1,
-                           optimized.grand_mean, optimized.variance_of_mean,
-                           optimized.top_units - 1)])
-    low, high, bounded = fieller_bounds(ratio, confidence)
+    low, high, bounded = fieller_bounds(mean_ratio(initial, optimized), confidence)
     if not bounded[0]:
         return RatioInterval(
             "fieller", None, None, False,
@@ -214,8 +218,9 @@ class EffectSize:
     delta: RatioInterval
     bootstrap: RatioInterval
     statement: str
-    initial: VarianceComponents
+    initial: VarianceComponents  # in the unit of the measurements (None: not representable)
     optimized: VarianceComponents
+    ratio: MeanRatio  # what Fieller's interval needs, free of the unit (for the call)
     notices: tuple[Notice, ...] = ()
 
     @property
@@ -226,9 +231,17 @@ class EffectSize:
 
 def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
                 initial_means: np.ndarray, optimized_means: np.ndarray) -> EffectSize:
-    """All intervals for one benchmark, given both sides' bootstrap means."""
-    components_i, components_o = variance_components(initial), variance_components(optimized)
+    """All intervals for one benchmark, given both sides' bootstrap means.
+
+    The intervals are ratios: they are computed with both sides multiplied by the power of two
+    that brings the larger grand mean near 1, where variances of any time a float can hold
+    are representable; the components reported are then scaled back."""
+    _, exponent = np.frexp(max(initial.grand_mean, optimized.grand_mean))
+    exponent = int(exponent)
+    components_i = variance_components(initial.scaled(-exponent))
+    components_o = variance_components(optimized.scaled(-exponent))
     speedup = initial.grand_mean / optimized.grand_mean
+    ratio = mean_ratio(components_i, components_o)
     fieller = fieller_interval(components_i, components_o, confidence)
     bootstrap = bootstrap_interval(initial_means, optimized_means, confidence)
     headline = fieller if fieller.bounded else bootstrap
@@ -257,8 +270,9 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
         delta=delta_interval(components_i, components_o, confidence),
         bootstrap=bootstrap,
         statement=describe_change(speedup, headline, confidence),
-        initial=components_i,
-        optimized=components_o,
+        initial=components_i.scaled(exponent),
+        optimized=components_o.scaled(exponent),
+        ratio=ratio,
         notices=tuple(notices),
     )
 

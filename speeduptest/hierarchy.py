@@ -15,6 +15,8 @@ section 9 (variance estimators S²ᵢ, T²ᵢ, with the corrected T²ᵢ = S²�
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -77,6 +79,16 @@ class Hierarchy:
     @property
     def depth(self) -> int:
         return _depth(self.root)
+
+    def scaled(self, exponent: int) -> Hierarchy:
+        """Every measurement multiplied by 2**exponent (exact, short of under/overflow)."""
+
+        def scale(node):
+            if isinstance(node, np.ndarray):
+                return np.ldexp(node, exponent)
+            return [scale(child) for child in node]
+
+        return Hierarchy(scale(self.root), self.level_names)
 
     @property
     def top_level_means(self) -> np.ndarray:
@@ -177,6 +189,20 @@ class VarianceComponents:
         """S²ₖ / nₖ: the variance of the grand mean, from the top-level units."""
         top = self.s2[-1]
         return None if top is None else top / self.n[-1]
+
+    def scaled(self, exponent: int) -> VarianceComponents:
+        """The components of the measurements multiplied by 2**exponent; a variance that
+        is not representable at that scale becomes None."""
+        def variance(value: float | None) -> float | None:
+            if value is None:
+                return None
+            with np.errstate(over="ignore"):
+                scaled = float(np.ldexp(value, 2 * exponent))
+            return scaled if math.isfinite(scaled) else None
+
+        return dataclasses.replace(
+            self, grand_mean=float(np.ldexp(self.grand_mean, exponent)),
+            s2=tuple(variance(v) for v in self.s2), t2=tuple(variance(v) for v in self.t2))
 
 
 def variance_components(sample: Hierarchy) -> VarianceComponents:

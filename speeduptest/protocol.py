@@ -42,18 +42,34 @@ def _p(value: float | None) -> str:
 
 
 def summarise(values: np.ndarray) -> SampleSummary:
+    # The spread is computed at a scale near 1 (exact powers of two): squares of times near
+    # 1e200 would overflow.
+    _, exponent = np.frexp(values.max())
+    scaled = np.ldexp(values, -int(exponent))
     return SampleSummary(
         n=int(values.size),
-        mean=float(values.mean()),
+        mean=float(np.ldexp(scaled.mean(), int(exponent))),
         median=float(np.median(values)),
         min=float(values.min()),
         max=float(values.max()),
-        std=float(values.std(ddof=1)) if values.size > 1 else None,
+        std=float(np.ldexp(scaled.std(ddof=1), int(exponent))) if values.size > 1 else None,
     )
 
 
+def common_scale(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both samples multiplied by the power of two that brings the larger median into
+    [0.5, 1). Every test of the protocol is invariant to a common scale, and multiplying by a
+    power of two is exact, so no p-value changes; but times of 1e200 no longer overflow their
+    variance, and times of 1e-300 no longer underflow it (or fall below scipy's zero-range
+    guard of Shapiro–Wilk)."""
+    _, exponent = np.frexp(max(np.median(x), np.median(y)))
+    return np.ldexp(x, -int(exponent)), np.ldexp(y, -int(exponent))
+
+
 def run_tests(x: np.ndarray, y: np.ndarray) -> ProtocolTests:
-    """Run every test of the protocol on initial sample ``x`` and optimized sample ``y``."""
+    """Run every test of the protocol on initial sample ``x`` and optimized sample ``y``
+    (at a common scale where their variances are representable)."""
+    x, y = common_scale(x, y)
     return ProtocolTests(
         shapiro_initial=shapiro_wilk(x),
         shapiro_optimized=shapiro_wilk(y),

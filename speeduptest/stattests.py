@@ -200,6 +200,10 @@ def t_test(
         return TTestResult(variant, None, None, None, alternative,
                            note="data are essentially constant")
     statistic = (mean_x - mean_y) / std_error
+    if not (math.isfinite(statistic) and math.isfinite(df) and df > 0):
+        return TTestResult(variant, None, None, None, alternative,
+                           note="the statistic or its degrees of freedom are not representable "
+                                "numbers for these data")
     return TTestResult(variant, statistic, df, _upper_tail_t(statistic, df, alternative),
                        alternative)
 

@@ -238,3 +238,48 @@ def test_running_title_tells_two_files_of_the_same_name_apart():
     source = Source("x", compared=("runs/main/results.json", "runs/pr-42/results.json"))
     assert source.short == "main/results.json vs pr-42/results.json"
     assert Source("x", compared=("a/old.json", "a/new.json")).short == "old.json vs new.json"
+
+
+def _centred_ties(x: np.ndarray, y: np.ndarray) -> int:
+    """Distinct values among both samples centred on their medians (what KS ranks)."""
+    return np.unique(np.concatenate([x - np.median(x), y - np.median(y)])).size
+
+
+timings = st.lists(st.floats(0.5, 50.0).map(lambda v: float(f"{v:.6g}")), min_size=3,
+                   max_size=30)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=timings, y=timings, k=st.integers(-300, 300))
+def test_times_of_any_magnitude_give_the_same_p_values_verdicts_and_calls(x, y, k):
+    """Times (to 6 significant digits) multiplied by 10^k, k = −300…300: every test is
+    scale-invariant, and the analysis runs them at a common power-of-two scale, so nothing
+    over- or underflows. One exception is inherent: multiplying by 10^k rounds, and the exact
+    Kolmogorov–Smirnov p-value depends on exact ties between median-centred values, which
+    rounding can make or break; then the KS p-value (and the median verdict) may differ, as
+    they would in R."""
+    from speeduptest.effect_size import effect_size
+    from speeduptest.hierarchy import Hierarchy
+    from speeduptest.protocol import analyse_pair
+
+    def analyse(scale):
+        xs, ys = np.array(x) * scale, np.array(y) * scale
+        analysis = analyse_pair(xs, ys)
+        means = np.full(10, xs.mean()), np.full(10, ys.mean())
+        effect = effect_size(Hierarchy.flat(xs), Hierarchy.flat(ys), 0.95, *means)
+        change = decide_calls(effect.ratio, [0.05], [None], [None])[0]
+        return analysis, change, _centred_ties(xs, ys)
+
+    (base, base_call, base_ties), (scaled, scaled_call, ties) = analyse(1.0), analyse(10.0**k)
+    same_ties = base_ties == ties
+    assert scaled.mean.verdict == base.mean.verdict
+    assert scaled.median.verdict == base.median.verdict or not same_ties
+    assert scaled_call.call == base_call.call
+    for name in ("shapiro_initial", "shapiro_optimized", "f_test", "t_student", "t_welch",
+                 "ks", "wilcoxon"):
+        ours, theirs = getattr(scaled.tests, name).p_value, getattr(base.tests, name).p_value
+        assert (ours is None) == (theirs is None), name
+        if ours is not None and (name != "ks" or same_ties):
+            assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-300), name
+    if base_call.bounded:
+        assert scaled_call.low == pytest.approx(base_call.low, rel=1e-9)

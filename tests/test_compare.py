@@ -162,7 +162,8 @@ def test_compare_gates_on_a_slower_benchmark(tmp_path):
     assert status == 3
     row = next(line for line in (tmp_path / "summary.md").read_text().splitlines()
                if line.startswith("| list\\_copy"))
-    assert row.endswith("| 🔻 slower | 🔻 slower |")
+    assert row.startswith("| list\\_copy | 🔻 slower | 7.72× slower |")
+    assert row.endswith("| 0% | slower | slower |")
 
 
 def test_plan_reads_one_benchmark_of_a_result_file(capsys):

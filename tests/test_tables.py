@@ -39,7 +39,8 @@ def test_markdown_table_survives_hostile_names(project):
     text = files["summary.md"]
     table = [line for line in text.splitlines() if line.startswith("| ")][1:]
     assert len(table) == 3
-    assert all(line.count("|") - line.count("\\|") == 6 for line in table)
+    # Seven columns: benchmark, call, change, interval, P(faster), mean and median verdicts.
+    assert all(line.count("|") - line.count("\\|") == 8 for line in table)
     assert not re.search(r"(?<!\\)<img", text) and "\\<img src=x\\>" in text
     assert "\\*\\*bold\\*\\*" in text
     assert "✅ faster" in text
@@ -50,3 +51,4 @@ def test_latex_escapes_special_characters(project):
     text = files["table.tex"]
     assert r"a\_b \& 50\% \#1" in text
     assert r"\toprule" in text and r"\bottomrule" in text
+    assert r"\begin{longtable}" in text and r"\end{longtable}" in text

@@ -113,3 +113,57 @@ def by_call(benchmarks: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
         return (CALL_ORDER.index(benchmark.change.call),
                 -abs(math.log(benchmark.analysis.speedup.mean)))
     return sorted(benchmarks, key=key)
+
+
+def level(confidence: float) -> str:
+    """A confidence level as a percentage with the digits that keep it below 100%:
+    "95%", "99.55%", "99.995%" (not "100%" for 1 − 0.05/1000)."""
+    digits = 4
+    while f"{confidence * 100:.{digits}g}" == "100" and confidence < 1 and digits < 12:
+        digits += 1
+    return f"{confidence * 100:.{digits}g}%"
+
+
+def gain(value: float | None, speedup_value: float | None) -> str:
+    """A gain (1 − 1/speedup) as a signed percentage, "+5.3%", "−12.4%"; a slowdown by a
+    factor of 1.25 or more reads as its change words ("12.2× slower"), never "−1117.8%"."""
+    from ..effect_size import RATIO_WORDING
+
+    if value is None:
+        return "—"
+    if speedup_value is not None and 0 < speedup_value <= 1 / RATIO_WORDING:
+        return change_words(speedup_value)
+    return f"{value * 100:+.1f}%".replace("-", "−")
+
+
+def correction_short(correction: str) -> str:
+    """"Bonferroni", "FCR", "uncorrected": for table headers."""
+    return "uncorrected" if correction == "none" else CORRECTION_LABELS[correction].split(" (")[0]
+
+
+def calls_basis(threshold_value: float, correction: str, benchmarks: int) -> str:
+    """How the calls were made, e.g. "threshold ±1%, Bonferroni-corrected intervals over
+    102 benchmarks"."""
+    over = plural(benchmarks, "benchmark")
+    if correction == "none" or benchmarks == 1:
+        corrected = f"intervals not corrected for multiplicity ({over})"
+    elif correction == "fcr":
+        corrected = f"FCR-corrected (Benjamini–Yekutieli) intervals over {over}"
+    else:
+        corrected = f"{CORRECTION_LABELS[correction]}-corrected intervals over {over}"
+    limit = f"threshold ±{threshold(threshold_value)}" if threshold_value else "no threshold"
+    return f"{limit}, {corrected}"
+
+
+def source_title(compared: tuple[str, str] | None, label: str) -> str:
+    """For running titles: the two compared files by the shortest ends of their paths that
+    tell them apart ("a/results.json vs b/results.json"), else the config's file name."""
+    from pathlib import PurePath
+
+    if not compared:
+        return PurePath(label).name
+    first, second = (PurePath(path).parts for path in compared)
+    keep = 1
+    while keep < max(len(first), len(second)) and first[-keep:] == second[-keep:]:
+        keep += 1
+    return " vs ".join("/".join(parts[-keep:]) for parts in (first, second))

@@ -1,29 +1,102 @@
 """Compact per-benchmark outputs: a Markdown summary for pull-request comments, a CSV table
 for spreadsheets and pandas, and a booktabs LaTeX table for papers. All read the results
-model only."""
+model only: every figure here was computed by the analysis; this module formats it."""
 
 from __future__ import annotations
 
-import csv
-import io
+import math
+import numbers
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 
-from ..model import BenchmarkResult, Results
-from .formatting import speedup
+from ..change import CORRECTION_LABELS
+from ..model import BenchmarkResult, Decision, Results
+from .formatting import answer_sentence, by_call, change, interval, level, threshold
 
-VERDICT_MARKS = {"significant": "✅ faster", "not_significant": "➖ not significant",
-                 "inconclusive": "❔ inconclusive"}
+# --------------------------------------------------------------------------- shared words
+
+#: The call of a benchmark (SPEC §8), with a mark that reads at a glance in a PR comment.
+CALL_MARKS = {"faster": "✅ faster", "slower": "🔻 slower", "unchanged": "➖ unchanged",
+              "uncertain": "❔ uncertain"}
+#: The Speedup-Test verdicts (SPEC §4) in plain words: no marks, so that they never read as
+#: a call. A significant verdict of the reverse protocol reads "slower".
+VERDICT_WORDS = {"significant": "faster", "not_significant": "not significant",
+                 "inconclusive": "inconclusive"}
+_METHOD_LABELS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
+
+
+def _verdicts(benchmark: BenchmarkResult) -> tuple[str, str]:
+    """The mean and median verdicts of a benchmark, "slower" where the reverse is
+    significant."""
+    analysis, reverse = benchmark.analysis, benchmark.slowdown
+    pairs: list[tuple[Decision, Decision | None]] = [
+        (analysis.mean, reverse.mean if reverse else None),
+        (analysis.median, reverse.median if reverse else None)]
+    words = ["slower" if back is not None and back.verdict == "significant"
+             else VERDICT_WORDS[forward.verdict] for forward, back in pairs]
+    return words[0], words[1]
+
+
+def _correction(results: Results) -> str | None:
+    """The correction's short label for a header ("Bonferroni", "FCR", "uncorrected"), None
+    when there is nothing to correct (one benchmark)."""
+    calls = results.overall.calls
+    if calls is None or calls.total <= 1:
+        return None
+    if calls.correction == "none":
+        return "uncorrected"
+    return CORRECTION_LABELS[calls.correction].split(" (")[0]
+
+
+class _CallIntervals:
+    """What the call intervals of a run share: the level and the method, so that a header
+    names them once and a row names them only where it differs."""
+
+    def __init__(self, benchmarks: Iterable[BenchmarkResult]) -> None:
+        changes = [b.change for b in benchmarks if b.change is not None]
+        levels = {level(c.confidence) for c in changes}
+        self.level = levels.pop() if len(levels) == 1 else None
+        counts = Counter(c.method for c in changes)
+        self.method = min(counts, key=lambda m: (-counts[m], m)) if counts else "fieller"
+        self.levels = sorted({c.confidence for c in changes})
+        self.methods = sorted(counts)
+
+
+# --------------------------------------------------------------------------- CSV / pandas
+
 CSV_COLUMNS = (
     "benchmark", "status", "weight", "alpha", "n_initial", "n_optimized", "unit",
     "mean_initial", "mean_optimized", "median_initial", "median_optimized",
     "speedup_mean", "speedup_median", "speedup_min", "ci_low", "ci_high", "ci_method",
     "mean_verdict", "mean_reason", "mean_max_confidence",
     "median_verdict", "median_reason", "median_max_confidence", "statement", "errors",
+    # The call (SPEC §8): its corrected interval of the speedup of the means.
+    "call", "call_low", "call_high", "call_confidence", "call_method", "correction",
+    "threshold", "call_reason", "p_value_no_change",
+    # The deciding test of the mean verdict, adjusted over the analysed benchmarks.
+    "p_value", "p_value_holm", "p_value_bh",
+    # The Speedup-Test's tests (SPEC §4), the t-test as the protocol chose it.
+    "t_test_variant", "t_test_p_value", "wilcoxon_p_value", "ks_p_value",
+    "shapiro_initial_p_value", "shapiro_optimized_p_value", "f_test_p_value",
+    # The protocol run in reverse: "significant" means significantly slower.
+    "slowdown_mean_verdict", "slowdown_median_verdict",
+    "probability_faster",
 )
-# A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _number(value: float | None) -> float | None:
+    """A finite number, or None (an empty cell; NaN in a DataFrame)."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _interval(benchmark: BenchmarkResult) -> tuple[float | None, float | None, str | None]:
+    """The headline effect-size interval (ci_low, ci_high, ci_method: at the benchmark's own
+    level, uncorrected; kept for the tools that read these columns)."""
     if benchmark.effect is None:
         return None, None, None
     headline = benchmark.effect.headline
@@ -32,14 +105,19 @@ def _interval(benchmark: BenchmarkResult) -> tuple[float | None, float | None, s
 
 def benchmark_rows(results: Results) -> list[dict[str, object]]:
     """One flat record per benchmark (numbers as numbers, missing values as None)."""
+    settings = results.settings
     rows = []
     for benchmark in results.benchmarks:
-        analysis = benchmark.analysis
+        analysis, call = benchmark.analysis, benchmark.change
         low, high, method = _interval(benchmark)
         row: dict[str, object] = dict.fromkeys(CSV_COLUMNS)
         row.update(benchmark=benchmark.name, status=benchmark.status, weight=benchmark.weight,
-                   alpha=benchmark.alpha, errors="; ".join(str(e) for e in benchmark.errors))
+                   alpha=benchmark.alpha, errors="; ".join(str(e) for e in benchmark.errors),
+                   threshold=call.threshold if call else settings.threshold,
+                   correction=call.correction if call else settings.correction)
         if analysis is not None:
+            tests = analysis.tests
+            t_test = tests.t_test_at(analysis.alpha)
             row.update(
                 n_initial=analysis.initial.n, n_optimized=analysis.optimized.n,
                 unit=benchmark.unit,
@@ -47,121 +125,390 @@ def benchmark_rows(results: Results) -> list[dict[str, object]]:
                 median_initial=analysis.initial.median,
                 median_optimized=analysis.optimized.median,
                 speedup_mean=analysis.speedup.mean, speedup_median=analysis.speedup.median,
-                speedup_min=analysis.speedup.min, ci_low=low, ci_high=high, ci_method=method,
+                speedup_min=analysis.speedup.min, ci_low=_number(low), ci_high=_number(high),
+                ci_method=method,
                 mean_verdict=analysis.mean.verdict, mean_reason=analysis.mean.reason,
                 mean_max_confidence=analysis.mean_max_confidence,
                 median_verdict=analysis.median.verdict, median_reason=analysis.median.reason,
                 median_max_confidence=analysis.median_max_confidence,
                 statement=benchmark.effect.statement if benchmark.effect else None,
+                t_test_variant=t_test.variant, t_test_p_value=_number(t_test.p_value),
+                wilcoxon_p_value=_number(tests.wilcoxon.p_value),
+                ks_p_value=_number(tests.ks.p_value),
+                shapiro_initial_p_value=_number(tests.shapiro_initial.p_value),
+                shapiro_optimized_p_value=_number(tests.shapiro_optimized.p_value),
+                f_test_p_value=_number(tests.f_test.p_value),
+                probability_faster=_number(analysis.probability_faster),
             )
+        if benchmark.slowdown is not None:
+            row.update(slowdown_mean_verdict=benchmark.slowdown.mean.verdict,
+                       slowdown_median_verdict=benchmark.slowdown.median.verdict)
+        if call is not None:
+            row.update(call=call.call, call_low=_number(call.low), call_high=_number(call.high),
+                       call_confidence=call.confidence, call_method=call.method,
+                       call_reason=call.reason,
+                       p_value_no_change=_number(call.p_value_no_change),
+                       p_value=_number(call.p_value), p_value_holm=_number(call.holm),
+                       p_value_bh=_number(call.bh))
         rows.append(row)
     return rows
 
 
-def _safe_text(value: object) -> object:
-    """Neutralise text a spreadsheet would run as a formula; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+# A spreadsheet runs a cell starting with one of these as a formula (CSV injection); some
+# also after leading white space or control characters, and some take the full-width forms.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
+
+
+def _skipped_before_formula(character: str) -> bool:
+    return character.isspace() or unicodedata.category(character) in ("Cc", "Cf", "Zs")
+
+
+def _safe_text(value: str) -> str:
+    """Neutralise text a spreadsheet would run as a formula with a leading apostrophe, also
+    when white space or control characters come before the formula sign."""
+    stripped = value
+    while stripped and _skipped_before_formula(stripped[0]):
+        stripped = stripped[1:]
+    if value.startswith(_FORMULA_STARTS) or stripped.startswith(_FORMULA_STARTS):
         return "'" + value
     return value
 
 
+def _csv_cell(value: object) -> str:
+    """RFC 4180 cell: text always quoted (and neutralised), numbers bare, None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return '"true"' if value else '"false"'
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):  # float, NumPy scalars
+        number = _number(value)
+        return "" if number is None else repr(number)
+    return '"' + _safe_text(str(value)).replace('"', '""') + '"'
+
+
 def render_csv(results: Results) -> str:
-    output = io.StringIO()
-    writer = csv.DictWriter(output, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    """results.csv: the header, then one row per benchmark in the order of the config."""
+    lines = [",".join(f'"{name}"' for name in CSV_COLUMNS)]
     for row in benchmark_rows(results):
-        writer.writerow({key: ("" if value is None else _safe_text(value))
-                         for key, value in row.items()})
-    return output.getvalue()
+        lines.append(",".join(_csv_cell(row[name]) for name in CSV_COLUMNS))
+    return "\n".join(lines) + "\n"
 
 
-SLOWER_MARK = "🔻 slower"
+# --------------------------------------------------------------------------- Markdown
+
+_LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x85\u2028\u2029]")
+# Bidirectional overrides and isolates would reorder what follows them in the cell.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ZWJ = "\u200d"  # zero-width joiner: invisible, and breaks what GitHub would link or ping
+
+
+def _visible(text: str) -> str:
+    """One line of text whose control characters show: line breaks as ␤, other C0 controls
+    as their control pictures (␉, ␀, …), C1 controls and bidi overrides as �."""
+    text = _LINE_BREAKS.sub("␤", text)
+    text = _BIDI.sub("�", text)
+    out = []
+    for character in text:
+        code = ord(character)
+        if code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7F:
+            out.append("␡")
+        elif 0x80 <= code < 0xA0:
+            out.append("�")
+        else:
+            out.append(character)
+    return "".join(out)
 
 
 def _md_escape(text: str) -> str:
-    """Keep user text from breaking the table or turning into markup."""
-    for character in "\\`*_[]<>|":
+    """Keep user text on its line, inside its table cell and free of markup: no line breaks,
+    Markdown and HTML characters escaped, and nothing that GitHub would turn into a link,
+    a mention (@user pings them) or an issue reference."""
+    text = _visible(text)
+    for character in "\\`*_[]<>|&~$":
         text = text.replace(character, "\\" + character)
-    return text
+    text = text.replace("@", "@" + _ZWJ)  # @user, @org/team, user@example.com
+    text = re.sub(r"#(?=\d)", "#" + _ZWJ, text)  # #123, owner/repo#123
+    text = re.sub(r"(?i):(?=//)", ":" + _ZWJ, text)  # https://…
+    return re.sub(r"(?i)\b(www)\.", r"\1" + _ZWJ + ".", text)  # www.example.com
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _bold_answer(sentence: str) -> str:
+    """The answer sentence with its key part (up to the first parenthesis or semicolon) in
+    bold. The sentence holds no user text."""
+    cut = min((i for i in (sentence.find(" ("), sentence.find(";")) if i > 0),
+              default=len(sentence))
+    head, rest = sentence[:cut], sentence[cut:]
+    if head.endswith("."):
+        head, rest = head[:-1], "." + rest
+    return f"**{head}**{rest}"
+
+
+def _md_ci_header(results: Results, shared: _CallIntervals) -> str:
+    label = ", ".join(x for x in (_METHOD_LABELS[shared.method], _correction(results)) if x)
+    return f"{shared.level} CI ({label})" if shared.level else f"CI ({label})"
+
+
+def _md_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
+    analysis, call = benchmark.analysis, benchmark.change
+    if call is None:
+        mark, ci = "—", "—"
+    else:
+        mark, ci = CALL_MARKS[call.call], interval(call.low, call.high)
+        if shared.level is None:
+            ci = f"{ci} ({level(call.confidence)})"
+        if call.method != shared.method and call.bounded:
+            ci = f"{ci} ({_METHOD_LABELS[call.method]})"
+    probability = analysis.probability_faster
+    mean, median = _verdicts(benchmark)
+    return (f"| {_md_escape(benchmark.name)} | {mark} | {change(analysis.speedup.mean)} | "
+            f"{ci} | {'—' if probability is None else f'{probability:.0%}'} | "
+            f"{mean} | {median} |")
+
+
+def _md_table(rows: list[BenchmarkResult], header: list[str], shared: _CallIntervals
+              ) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|---|---|---:|---|---:|---|---|",
+            *(_md_row(benchmark, shared) for benchmark in rows)]
+
+
+def _md_footnote(results: Results, shared: _CallIntervals) -> str:
+    calls = results.overall.calls
+    parts = [f"speeduptest {results.tool_version}."]
+    if calls is not None and calls.total:
+        tau = calls.threshold
+        levels = " / ".join(level(c) for c in shared.levels)
+        correction = ("" if calls.total == 1 else
+                      ", not corrected for multiplicity" if calls.correction == "none" else
+                      f", {CORRECTION_LABELS[calls.correction]} over {calls.total} benchmarks")
+        parts.append(
+            f"Call: from the {levels} {_METHOD_LABELS[shared.method]} interval of the "
+            "speedup of the means "
+            f"(initial ÷ optimized){correction}, and a threshold of {threshold(tau)}: "
+            f"✅ faster: the interval lies above {1 + tau:.4g}; "
+            f"🔻 slower: below {1 / (1 + tau):.4g}; "
+            f"➖ unchanged: within {1 / (1 + tau):.4g} to {1 + tau:.4g}; "
+            "❔ uncertain: otherwise.")
+        if len(shared.methods) > 1:
+            other = next(m for m in shared.methods if m != shared.method)
+            parts.append("The bootstrap percentile interval replaces Fieller's where "
+                         f"Fieller's is unbounded: rows marked ({_METHOD_LABELS[other]}).")
+        parts.append("P(faster): the share of (initial, optimized) run pairs in which the "
+                     "optimized run is faster.")
+        alphas = {b.analysis.alpha for b in results.analysed}
+        alpha = f"α = {alphas.pop():g}" if len(alphas) == 1 else "each benchmark's α"
+        parts.append(f"Speedup-Test (one benchmark at a time, {alpha}): faster = "
+                     "significant speedup; slower = the protocol run in reverse is "
+                     "significant; not significant = no significant speedup; inconclusive = "
+                     "the test's assumptions do not hold (see the warnings).")
+    return "<sub>" + " ".join(parts) + "</sub>"
 
 
 def render_markdown(results: Results) -> str:
-    """A GitHub-flavoured summary for a pull-request comment."""
-    overall = results.overall
-    mean, median = overall.mean.proportion, overall.median.proportion
-    lines = ["### speeduptest: is the optimized version faster?", ""]
-    if mean is not None and mean.total:
-        lines.append(
-            f"**Overall speedup of the means: {speedup(overall.mean.speedup)}** "
-            f"(gain {overall.mean.gain:+.1%}); median {speedup(overall.median.speedup)}. "
-            f"Significantly faster: {mean.accelerated}/{mean.total} benchmarks (mean), "
-            f"{median.accelerated}/{median.total} (median), at α = {results.settings.alpha:g}.")
-        if overall.geometric_mean is not None:
-            g = overall.geometric_mean
-            lines.append(f"Geometric mean of the speedups: {speedup(g.value)} "
-                         f"({g.confidence:.0%} CI {g.low:.4g} to {g.high:.4g}).")
-    else:
-        lines.append("**No benchmark could be analysed.**")
-    lines += ["", "| benchmark | speedup (mean) | CI | mean | median |", "|---|---:|---|---|---|"]
-    for benchmark in results.benchmarks:
-        name = _md_escape(benchmark.name)
-        analysis = benchmark.analysis
-        if analysis is None:
-            message = _md_escape(str(benchmark.errors[0])) if benchmark.errors else "error"
-            lines.append(f"| {name} | | | ❌ error | {message} |")
-            continue
-        low, high, _ = _interval(benchmark)
-        interval = f"{low:.4g} to {high:.4g}" if low is not None else "unbounded"
-        marks = [VERDICT_MARKS[decision.verdict] for decision in (analysis.mean, analysis.median)]
-        if benchmark.slowdown is not None:  # the protocol run the other way (CI gating)
-            reverse = (benchmark.slowdown.mean, benchmark.slowdown.median)
-            marks = [SLOWER_MARK if decision.verdict == "significant" else mark
-                     for mark, decision in zip(marks, reverse, strict=True)]
-        lines.append(f"| {name} | {speedup(analysis.speedup.mean)} | {interval} | "
-                     f"{marks[0]} | {marks[1]} |")
-    failed = len(results.failed)
-    if failed:
-        lines += ["", f"{failed} benchmark(s) could not be analysed: see errors.html."]
+    """A GitHub-flavoured summary for a pull-request comment: the answer first, then the
+    counts, the benchmarks by call (unchanged ones folded), the errors and the notes."""
+    calls = results.overall.calls
+    lines = ["### speeduptest: is the optimized version faster?", "",
+             _bold_answer(answer_sentence(results))]
+    if calls is not None and calls.total:
+        counts = [f"{CALL_MARKS[name].split()[0]} {getattr(calls, name)} {name}"
+                  for name in ("faster", "slower", "uncertain", "unchanged")]
+        if results.failed:
+            counts.append(f"❌ {len(results.failed)} not analysed")
+        lines += ["", " · ".join(counts)]
+    ordered = [b for b in by_call(results.benchmarks) if b.status == "ok"]
+    shared = _CallIntervals(ordered)
+    header = ["benchmark", "call", "change (mean)", _md_ci_header(results, shared),
+              "P(faster)", "Speedup-Test: mean", "median"]
+    shown = [b for b in ordered if b.change is None or b.change.call != "unchanged"]
+    folded = [b for b in ordered if b.change is not None and b.change.call == "unchanged"]
+    if shown:
+        lines += ["", *_md_table(shown, header, shared)]
+    if folded:
+        lines += ["", f"<details><summary>{_plural(len(folded), 'unchanged benchmark')}"
+                      "</summary>", "", *_md_table(folded, header, shared), "", "</details>"]
+    if results.failed:
+        lines += ["", f"**{_plural(len(results.failed), 'benchmark')} could not be analysed** "
+                      "(see errors.html or results.json):", "", "| benchmark | error |",
+                  "|---|---|"]
+        for benchmark in results.failed:
+            message = str(benchmark.errors[0]) if benchmark.errors else "error"
+            more = len(benchmark.errors) - 1
+            if more > 0:
+                message += f" (and {_plural(more, 'more error')})"
+            lines.append(f"| {_md_escape(benchmark.name)} | ❌ {_md_escape(message)} |")
     lines += [f"\n⚠️ {_md_escape(notice.message)}" for notice in results.input_notices]
-    slower = ", 🔻 significantly slower"
-    lines += ["", f"<sub>speeduptest {results.tool_version}; ✅ significant speedup, "
-                  f"➖ no significant speedup{slower}, ❔ the test's assumptions do not hold "
-                  "(see the warnings).</sub>"]
+    lines += ["", _md_footnote(results, shared)]
     return "\n".join(lines) + "\n"
 
+
+# --------------------------------------------------------------------------- LaTeX
 
 _LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                    "^": r"\textasciicircum{}"}
-_LATEX_VERDICTS = {"significant": "faster", "not_significant": "n.s.",
-                   "inconclusive": "inconclusive"}
+_LATEX_VERDICTS = {"faster": "faster", "slower": "slower", "not significant": "n.s.",
+                   "inconclusive": "inconcl."}
+_TEX_COLUMNS = 6
 
 
 def _tex_escape(text: str) -> str:
+    """User text for a table cell: LaTeX specials escaped, control characters (a line break
+    would end the row or the paragraph) as spaces."""
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c
+                   for c in _LINE_BREAKS.sub(" ", text))
     return "".join(_LATEX_SPECIALS.get(character, character) for character in text)
 
 
-def render_latex(results: Results) -> str:
-    """A booktabs table (needs \\usepackage{booktabs}) of every analysed benchmark."""
-    confidence = f"{results.settings.confidence:.0%}".replace("%", r"\%")
-    lines = [
-        "% Generated by speeduptest " + results.tool_version + r"; needs \usepackage{booktabs}",
-        r"\begin{tabular}{lrlll}",
-        r"\toprule",
-        rf"Benchmark & Speedup & {confidence} CI & Mean & Median \\",
-        r"\midrule",
-    ]
-    for benchmark in results.analysed:
-        analysis = benchmark.analysis
-        low, high, _ = _interval(benchmark)
-        interval = f"[{low:.3f}, {high:.3f}]" if low is not None else "unbounded"
-        lines.append(
-            f"{_tex_escape(benchmark.name)} & {analysis.speedup.mean:.3f} & {interval} & "
-            f"{_LATEX_VERDICTS[analysis.mean.verdict]} & "
-            f"{_LATEX_VERDICTS[analysis.median.verdict]} \\\\")
+def _digits(low: float, high: float, minimum: int = 4) -> int:
+    """Significant digits that tell the ends of an interval apart (as ``interval()``)."""
+    digits = minimum
+    while f"{low:.{digits}g}" == f"{high:.{digits}g}" and digits < 12:
+        digits += 1
+    return digits
+
+
+def _tex_number(value: float, digits: int = 4) -> str:
+    """``digits`` significant digits, trailing zeros kept (1.300), powers of ten in math."""
+    text = f"{value:#.{digits}g}"
+    mantissa, _, exponent = text.partition("e")
+    mantissa = mantissa.rstrip(".")
+    return rf"${mantissa}\times10^{{{int(exponent)}}}$" if exponent else mantissa
+
+
+def _tex_estimate(value: float, low: float | None, high: float | None
+                  ) -> tuple[str, str]:
+    """A speedup and its interval with the same significant digits, at least 4 and more
+    when the ends of the interval would print the same."""
+    if low is None or high is None:
+        return _tex_number(value), "unbounded"
+    digits = _digits(low, high)
+    return (_tex_number(value, digits),
+            f"[{_tex_number(low, digits)}, {_tex_number(high, digits)}]")
+
+
+def _tex_level(confidence: float) -> str:
+    return level(confidence).replace("%", r"\%")
+
+
+def _tex_caption(results: Results, shared: _CallIntervals) -> str:
+    calls = results.overall.calls
+    analysed = results.analysed
+    text = [f"Speedup of the means, initial over optimized (above 1: optimized is faster), "
+            f"of {_plural(len(analysed), 'benchmark')}."]
+    if calls is not None and calls.total:
+        tau = calls.threshold
+        levels = ("each benchmark's" if shared.level is None
+                  else "the " + shared.level.replace("%", r"\%"))
+        if calls.total == 1 or calls.correction == "none":
+            correction = "not corrected for multiplicity"
+        elif calls.correction == "fcr":
+            correction = ("false-coverage-rate-corrected (Benjamini--Yekutieli) over "
+                          f"{calls.total} benchmarks")
+        else:
+            correction = (f"{CORRECTION_LABELS[calls.correction]}-corrected over "
+                          f"{calls.total} benchmarks")
+        text.append(
+            f"Call: from {levels} {_METHOD_LABELS[shared.method]} confidence interval "
+            f"(CI) of the speedup, "
+            f"{correction}, and a threshold of {_tex_escape(threshold(tau))}: faster when "
+            f"the CI lies above {1 + tau:.4g}, slower when it lies below "
+            f"{1 / (1 + tau):.4g}, unchanged when it lies within, uncertain otherwise.")
+        if len(shared.methods) > 1:
+            other = next(m for m in shared.methods if m != shared.method)
+            text.append(rf"$^\dagger${_METHOD_LABELS[other].capitalize()} CI (the bootstrap "
+                        "percentile interval replaces Fieller's where Fieller's is "
+                        "unbounded).")
+        alphas = {b.analysis.alpha for b in analysed}
+        alpha = (rf"$\alpha = {alphas.pop():g}$" if len(alphas) == 1
+                 else r"each benchmark's $\alpha$")
+        text.append(f"Mean, Median: Speedup-Test verdicts at {alpha} "
+                    "(n.s.: not significant; inconcl.: the test's assumptions do not hold; "
+                    "slower: the protocol run in reverse is significant).")
     overall = results.overall
+    levels = sorted({level(a.confidence) for a in (overall.geometric_mean, overall.mean.interval)
+                     if a is not None})
+    if analysed and overall.mean.speedup is not None:
+        text.append(
+            "Bottom rows: geometric mean of the speedups and weighted overall speedup "
+            r"($\sum W\cdot\mathrm{mean}_{\mathrm{initial}} / "
+            r"\sum W\cdot\mathrm{mean}_{\mathrm{optimized}}$)"
+            + (f", with {' and '.join(levels)} bootstrap CIs".replace("%", r"\%")
+               if levels else "")
+            + "; Mean, Median: how many benchmarks the Speedup-Test finds faster.")
+    return " ".join(text)
+
+
+def _tex_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
+    analysis, call = benchmark.analysis, benchmark.change
+    low, high = (call.low, call.high) if call is not None else (None, None)
+    value, ci = _tex_estimate(analysis.speedup.mean, low, high)
+    if call is not None and shared.level is None:
+        ci += f" ({_tex_level(call.confidence)})"
+    if call is not None and call.method != shared.method and call.bounded:
+        ci += r"$^\dagger$"
+    mean, median = _verdicts(benchmark)
+    return (f"{_tex_escape(benchmark.name)} & {call.call if call else '--'} & {value} & "
+            f"{ci} & {_LATEX_VERDICTS[mean]} & {_LATEX_VERDICTS[median]} \\\\")
+
+
+def _tex_overall_rows(results: Results) -> list[str]:
+    """The geometric mean of the speedups and the weighted overall speedup, with their
+    bootstrap intervals; the name spans the empty Call column."""
+    overall, rows = results.overall, []
+    geometric = overall.geometric_mean
+    if geometric is not None:
+        value, ci = _tex_estimate(geometric.value, geometric.low, geometric.high)
+        rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{Geometric mean}} & {value} & {ci} & & \\")
     if overall.mean.speedup is not None:
-        lines += [r"\midrule",
-                  rf"Overall (weighted) & {overall.mean.speedup:.3f} & & & \\"]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+        aggregate = overall.mean.interval
+        if aggregate is not None:
+            value, ci = _tex_estimate(overall.mean.speedup, aggregate.low, aggregate.high)
+        else:
+            value, ci = _tex_number(overall.mean.speedup), ""
+        counts = ["" if proportion is None else f"{proportion.accelerated}/{proportion.total}"
+                  for proportion in (overall.mean.proportion, overall.median.proportion)]
+        rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{Overall (weighted)}} & {value} & {ci} & "
+                    f"{counts[0]} & {counts[1]} \\\\")
+    return rows
+
+
+def render_latex(results: Results) -> str:
+    """A longtable with booktabs rules of every analysed benchmark, by call; it breaks across
+    pages with its header repeated. Needs \\usepackage{longtable,booktabs}."""
+    shared = _CallIntervals(results.analysed)
+    ci_header = f"{shared.level} CI".replace("%", r"\%") if shared.level else "CI"
+    header = [rf"Benchmark & Call & Speedup & {ci_header} & Mean & Median \\",
+              r"\midrule"]
+    caption = _tex_caption(results, shared)
+    lines = [
+        f"% Generated by speeduptest {results.tool_version}; needs "
+        r"\usepackage{longtable,booktabs}. \input it in the text (a longtable breaks across "
+        "pages, so not inside a table float).",
+        r"\begin{longtable}{@{}llrlll@{}}",
+        rf"\caption{{{caption}}}\label{{tab:speeduptest}}\\",
+        r"\toprule", *header, r"\endfirsthead",
+        r"\caption[]{(continued)}\\", r"\toprule", *header, r"\endhead",
+        r"\midrule",
+        rf"\multicolumn{{{_TEX_COLUMNS}}}{{@{{}}r@{{}}}}{{\emph{{continued on the next page}}}} "
+        r"\\",
+        r"\endfoot",
+        r"\bottomrule", r"\endlastfoot",
+    ]
+    ordered = [b for b in by_call(results.benchmarks) if b.status == "ok"]
+    if not ordered:
+        lines.append(rf"\multicolumn{{{_TEX_COLUMNS}}}{{@{{}}l@{{}}}}{{No benchmark could be "
+                     r"analysed.}\\")
+    lines += [_tex_row(benchmark, shared) for benchmark in ordered]
+    overall_rows = _tex_overall_rows(results) if ordered else []
+    if overall_rows:
+        lines += [r"\midrule", *overall_rows]
+    lines.append(r"\end{longtable}")
     return "\n".join(lines) + "\n"
