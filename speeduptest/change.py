@@ -239,6 +239,15 @@ class Change:
         return self.low is not None and self.high is not None
 
 
+def percent_level(confidence: float) -> str:
+    """A confidence level as a percentage with the digits that keep it below 100%:
+    "95%", "99.55%", "99.995%" (not "100%" for 1 − 0.05/1000)."""
+    digits = 4
+    while f"{confidence * 100:.{digits}g}" == "100" and confidence < 1 and digits < 12:
+        digits += 1
+    return f"{confidence * 100:.{digits}g}%"
+
+
 def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> float:
     """The highest confidence the call interval of a benchmark can get (fcr: when R ≤ 1), so
     that the analysis knows which benchmarks may need the bootstrap interval instead of
@@ -249,7 +258,7 @@ def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> 
 def _reason(call: str, low: float | None, high: float | None, confidence: float,
             method: str, correction: Correction, benchmarks: int, threshold: float,
             selected: bool, selections: int) -> str:
-    level = f"{confidence * 100:.4g}%"
+    level = percent_level(confidence)
     label = {"fieller": "Fieller", "bootstrap": "bootstrap"}[method]
     widened = {"none": "", "bonferroni": f" (Bonferroni over {benchmarks} benchmarks)",
                "fcr": f" (FCR over {benchmarks} benchmarks, {selections} selected)"}[correction]

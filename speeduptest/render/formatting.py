@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..change import CORRECTION_LABELS
+from ..change import percent_level as level  # noqa: F401 (for the renderers)
 from ..effect_size import change_words
 
 if TYPE_CHECKING:
@@ -113,15 +114,6 @@ def by_call(benchmarks: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
         return (CALL_ORDER.index(benchmark.change.call),
                 -abs(math.log(benchmark.analysis.speedup.mean)))
     return sorted(benchmarks, key=key)
-
-
-def level(confidence: float) -> str:
-    """A confidence level as a percentage with the digits that keep it below 100%:
-    "95%", "99.55%", "99.995%" (not "100%" for 1 − 0.05/1000)."""
-    digits = 4
-    while f"{confidence * 100:.{digits}g}" == "100" and confidence < 1 and digits < 12:
-        digits += 1
-    return f"{confidence * 100:.{digits}g}%"
 
 
 def gain(value: float | None, speedup_value: float | None) -> str:

@@ -7,6 +7,7 @@ from ..model import OverallFigure, Results
 from ..notices import counted
 from ..planning import ExperimentPlan
 from .formatting import answer_sentence, by_call, change, interval, plural, speedup
+from .formatting import level as percent_level
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
@@ -62,7 +63,7 @@ def _interval_note(results: Results) -> str | None:
     changes = [b.change for b in results.analysed if b.change]
     if calls is None or not changes:
         return None
-    levels = sorted({f"{c.confidence * 100:.4g}%" for c in changes})
+    levels = sorted({percent_level(c.confidence) for c in changes})
     methods = sorted({c.method for c in changes})
     names = " or ".join({"fieller": "Fieller", "bootstrap": "bootstrap"}[m] for m in methods)
     return (f"Interval: of the speedup of the means, {names}, at "
