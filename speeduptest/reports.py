@@ -50,7 +50,7 @@ def _part_task(results: Results, pdf: bool, part: _Part) -> tuple[dict[int, str]
     uris = draw_distributions(results, part.indices)
     if not pdf:
         return uris, None
-    renderer = ReportRenderer(results, Figures(None, None, uris), "pdf")
+    renderer = ReportRenderer(results, Figures(None, (), uris), "pdf")
     return uris, html_to_pdf(renderer.render_benchmarks_part(part.indices, part.first,
                                                              part.last))
 

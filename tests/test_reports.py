@@ -51,9 +51,17 @@ def test_html_has_every_benchmark_and_verdict(report):
         assert name in page and name in details
         if benchmark["status"] == "ok":
             for tree in ("mean", "median"):
-                label = benchmark[tree]["verdict"].replace("_", " ")
-                assert label in page
-                assert str(escape(benchmark[tree]["reason"])) in page
+                reverse = benchmark["slowdown"][tree]
+                if reverse["verdict"] == "significant":  # shown as "slower", with why
+                    assert '<span class="verdict slower">slower</span>' in page
+                    assert str(escape(reverse["reason"])) in page
+                else:
+                    label = benchmark[tree]["verdict"].replace("_", " ")
+                    assert label in page
+                    assert str(escape(benchmark[tree]["reason"])) in page
+                # The per-benchmark page keeps both directions' verdicts and reasons.
+                assert str(escape(benchmark[tree]["reason"])) in details
+                assert str(escape(reverse["reason"])) in details
                 for step in benchmark[tree]["steps"]:
                     assert str(escape(step)) in details
 

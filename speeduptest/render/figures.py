@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import matplotlib
 
@@ -17,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
 from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
 from .formatting import UNSTATED, TimeScale
@@ -24,11 +26,21 @@ from .formatting import UNSTATED, TimeScale
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
 VERDICT_COLOURS = {"significant": "#2E7D32", "not_significant": "#757575",
-                   "inconclusive": "#E69F00"}
+                   "inconclusive": "#E69F00", "slower": "#C62828"}
 VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
-                  "inconclusive": "inconclusive"}
-#: Above this many benchmarks the overview drops the names and sorts by speedup.
-LABELLED_LIMIT = 60
+                  "inconclusive": "inconclusive", "slower": "slower"}
+#: The colours of the calls, as the badges of the reports (templates/report.css).
+CALL_COLOURS = {"faster": "#2E7D32", "slower": "#C62828", "unchanged": "#4F6D8A",
+                "uncertain": "#8C8C8C"}
+GEOMETRIC_MEAN_COLOUR = "#1A1A1A"
+BAND_COLOUR = "#DDE6EE"
+#: Above this many benchmarks the overview drops the names and sorts by speedup (a labelled
+#: overview of this many rows still fits an A4 page).
+LABELLED_LIMIT = 45
+#: Rows of the forest plot per figure: every figure fits an A4 page; the first one shares
+#: page 1 with the answer and the counts of the calls, so it is shorter.
+FOREST_ROWS, FOREST_FIRST_ROWS = 45, 28
+ROW_HEIGHT = 0.17  # inches per benchmark in the labelled figures
 
 _STYLE = {
     "font.size": 8,
@@ -68,7 +80,7 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
         # A fixed layout: tight_layout would lay the text out twice more (3x slower).
         figure, (left, right) = plt.subplots(1, 2, figsize=(6.6, 2.0),
                                              gridspec_kw={"width_ratios": [1, 1.15]})
-        figure.subplots_adjust(left=0.11, right=0.99, bottom=0.22, top=0.97, wspace=0.3)
+        figure.subplots_adjust(left=0.11, right=0.97, bottom=0.22, top=0.97, wspace=0.3)
         left.boxplot(samples, vert=False, widths=0.45, showfliers=False, zorder=4,
                      medianprops={"color": "black", "linewidth": 1.5},
                      tick_labels=["initial", "optimized"])
@@ -106,11 +118,20 @@ def _speedup_scale(axes, which: str, speedups) -> None:
 
 
 def _short(name: str, limit: int = 32) -> str:
-    """Cut in the middle: long names (Java packages, command lines) differ at their ends."""
-    if len(name) <= limit:
-        return name
-    head = (limit - 1) // 3
-    return name[:head] + "…" + name[len(name) - (limit - 1 - head):]
+    """Cut in the middle: long names (Java packages, command lines) differ at their ends.
+    Drawn literally: a "$" is escaped so that matplotlib never reads the name as math."""
+    if len(name) > limit:
+        head = (limit - 1) // 3
+        name = name[:head] + "…" + name[len(name) - (limit - 1 - head):]
+    return name.replace("$", r"\$")
+
+
+def _colour_key(benchmark: BenchmarkResult, estimator: str) -> str:
+    """The verdict of one estimator as coloured: a significant reverse verdict is "slower"."""
+    reverse = benchmark.slowdown
+    if reverse is not None and getattr(reverse, estimator).verdict == "significant":
+        return "slower"
+    return getattr(benchmark.analysis, estimator).verdict
 
 
 def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None:
@@ -123,7 +144,7 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
         analysed = sorted(analysed, key=lambda b: b.analysis.speedup.mean)
     labels = [_short(b.name) for b in analysed]
     # Fixed margins in inches (names on the left, legend on top, axis label below).
-    height = 0.17 * len(analysed) + 1.1 if labelled else 3.2
+    height = ROW_HEIGHT * len(analysed) + 1.1 if labelled else 3.2
     left = 0.35 + 0.058 * max(len(label) for label in labels) if labelled else 0.7
     width = 6.6
     with plt.rc_context(_STYLE):
@@ -133,8 +154,7 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
         positions = np.arange(len(analysed))
         for estimator, marker, offset in (("mean", "o", -0.15), ("median", "D", 0.15)):
             speedups = [getattr(b.analysis.speedup, estimator) for b in analysed]
-            colours = [VERDICT_COLOURS[getattr(b.analysis, estimator).verdict]
-                       for b in analysed]
+            colours = [VERDICT_COLOURS[_colour_key(b, estimator)] for b in analysed]
             if labelled:
                 axes.scatter(speedups, positions + offset, c=colours, marker=marker, s=16,
                              zorder=3)
@@ -158,59 +178,120 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
         handles += [plt.Line2D([], [], linestyle="", marker="s", color=colour,
                                label=VERDICT_LABELS[verdict])
                     for verdict, colour in VERDICT_COLOURS.items()]
-        axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=5,
-                    frameon=False, borderaxespad=0.3)
+        # Centred on the figure, not on the axes: long names would push it off the page.
+        figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1.0),
+                      ncol=len(handles), frameon=False, borderaxespad=0.2,
+                      columnspacing=1.2, handletextpad=0.3)
         return _to_svg(figure)
 
 
-def forest_figure(benchmarks: Sequence[BenchmarkResult],
-                  geometric_mean: AggregateInterval | None) -> str | None:
-    """Speedup of the means with its interval for every benchmark (the interval the statement
-    uses), a line at 1, and the weighted geometric mean with its interval at the bottom."""
-    rows = [(_short(b.name), b.effect.speedup, b.effect.headline)
-            for b in benchmarks if b.effect is not None]
-    if not rows:
-        return None
-    if len(rows) > LABELLED_LIMIT:  # too many to name: keep the aggregate and the extremes
-        rows = sorted(rows, key=lambda row: row[1])
-        rows = rows[:LABELLED_LIMIT // 2] + rows[-LABELLED_LIMIT // 2:]
-    labels = [row[0] for row in rows]
+@dataclass(frozen=True)
+class ForestPart:
+    """One figure of the forest plot: the rows ``first`` to ``last`` (1-based) of ``total``
+    benchmarks, in the order of their speedup."""
+
+    svg: str
+    first: int
+    last: int
+    total: int
+
+
+def _forest_chunks(count: int) -> list[tuple[int, int]]:
+    """(start, stop) of each figure's rows: a short first figure (page 1), then figures of
+    at most FOREST_ROWS rows and of nearly equal size. ``count`` includes the geometric
+    mean; the last figure keeps a few rows besides it."""
+    if count <= FOREST_FIRST_ROWS:
+        return [(0, count)]
+    first = min(FOREST_FIRST_ROWS, count - 8)
+    rest = count - first
+    figures = -(-rest // FOREST_ROWS)
+    size, extra = divmod(rest, figures)
+    bounds, start = [(0, first)], first
+    for index in range(figures):
+        stop = start + size + (index < extra)
+        bounds.append((start, stop))
+        start = stop
+    return bounds
+
+
+def _x_limits(values: list[float], log: bool) -> tuple[float, float]:
+    low, high = min(values), max(values)
+    if log:
+        pad = (high / low) ** 0.04
+        return low / pad, high * pad
+    pad = (high - low) * 0.04 or 0.01
+    return low - pad, high + pad
+
+
+def forest_figures(benchmarks: Sequence[BenchmarkResult],
+                   geometric_mean: AggregateInterval | None,
+                   threshold: float) -> list[ForestPart]:
+    """Every analysed benchmark, by speedup of the means (fastest first): the speedup as a
+    point, the corrected interval of its call as a bar, both in the colour of the call; the
+    threshold band 1/(1 + τ) … 1 + τ shaded; the weighted geometric mean with its bootstrap
+    interval as the last row. Drawn as several figures of at most FOREST_ROWS rows with the
+    same axis, so that every benchmark is shown and each figure fits a page."""
+    analysed = sorted((b for b in benchmarks if b.analysis is not None and b.change is not None),
+                      key=lambda b: -b.analysis.speedup.mean)
+    if not analysed:
+        return []
+    rows: list[tuple[str, float, float | None, float | None, str]] = [
+        (_short(b.name), b.analysis.speedup.mean, b.change.low, b.change.high, b.change.call)
+        for b in analysed]
     if geometric_mean is not None:
-        labels.append("geometric mean")
-    height = 0.17 * len(labels) + 1.0
-    left = 0.35 + 0.058 * max(len(label) for label in labels)
-    width = 6.6
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(width, height))
-        figure.subplots_adjust(left=left / width, right=0.97, top=1 - 0.15 / height,
-                               bottom=0.55 / height)
-        lows, highs = [], []
-        for position, (_, speedup, interval) in enumerate(rows):
-            colour = "#333333"
-            if interval.bounded:
-                axes.plot([interval.low, interval.high], [position, position], color=colour,
-                          linewidth=1)
-                lows.append(interval.low)
-                highs.append(interval.high)
-            else:
-                axes.annotate("unbounded", (speedup, position), xytext=(4, 0),
-                              textcoords="offset points", fontsize=6, va="center")
-            axes.plot([speedup], [position], marker="s", color=colour, markersize=3.5)
-        if geometric_mean is not None:
-            position = len(rows)
-            axes.plot([geometric_mean.low, geometric_mean.high], [position, position],
-                      color=VERDICT_COLOURS["significant"], linewidth=2)
-            axes.plot([geometric_mean.value], [position], marker="D", markersize=5,
-                      color=VERDICT_COLOURS["significant"])
-            lows.append(geometric_mean.low)
-            highs.append(geometric_mean.high)
-        axes.axvline(1.0, color="black", linewidth=0.8)
-        axes.set_yticks(range(len(labels)), labels)
-        axes.set_ylim(len(labels) - 0.5, -0.5)
-        values = [row[1] for row in rows] + lows + highs
-        if max(values) / min(values) >= 4:
-            axes.set_xscale("log")
-            axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-        axes.set_xlabel("speedup of the means with its confidence interval (> 1: faster)")
-        axes.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
-        return _to_svg(figure)
+        rows.append(("geometric mean", geometric_mean.value, geometric_mean.low,
+                     geometric_mean.high, "geometric"))
+    band = (1 / (1 + threshold), 1 + threshold)
+    values = [v for row in rows for v in row[1:4] if v is not None] + list(band)
+    log = max(values) / min(values) >= 4
+    limits = _x_limits(values, log)
+    # The same left margin in every figure, so that their axes line up.
+    left = 0.35 + 0.058 * max(len(row[0]) for row in rows)
+    width, top, bottom = 6.6, 0.42, 0.5
+    handles = [plt.Line2D([], [], marker="s", markersize=3.5, linewidth=1.2, color=colour,
+                          label=call) for call, colour in CALL_COLOURS.items()]
+    handles.append(plt.Line2D([], [], marker="D", markersize=4.5, linewidth=2,
+                              color=GEOMETRIC_MEAN_COLOUR, label="geometric mean"))
+    if threshold > 0:
+        handles.append(Patch(facecolor=BAND_COLOUR, label=f"±{threshold * 100:.3g}% band"))
+    parts = []
+    for start, stop in _forest_chunks(len(rows)):
+        chunk = rows[start:stop]
+        height = ROW_HEIGHT * len(chunk) + top + bottom
+        with plt.rc_context(_STYLE):
+            figure, axes = plt.subplots(figsize=(width, height))
+            figure.subplots_adjust(left=min(left / width, 0.6), right=0.97,
+                                   top=1 - top / height, bottom=bottom / height)
+            if threshold > 0:
+                axes.axvspan(*band, color=BAND_COLOUR, linewidth=0, zorder=0)
+            axes.axvline(1.0, color="black", linewidth=0.8, zorder=1)
+            for position, (_, value, low, high, call) in enumerate(chunk):
+                geometric = call == "geometric"
+                colour = GEOMETRIC_MEAN_COLOUR if geometric else CALL_COLOURS[call]
+                if low is not None and high is not None:
+                    axes.plot([low, high], [position, position], color=colour,
+                              linewidth=2 if geometric else 1.2, zorder=2)
+                else:
+                    axes.plot(limits, [position, position], color=colour, linewidth=0.6,
+                              linestyle=":", zorder=2)
+                    axes.annotate("interval unbounded", (value, position), xytext=(4, 2),
+                                  textcoords="offset points", fontsize=6, va="bottom")
+                axes.plot([value], [position], marker="D" if geometric else "s",
+                          markersize=5 if geometric else 3.5, color=colour, zorder=3)
+            axes.set_yticks(range(len(chunk)), [row[0] for row in chunk])
+            axes.set_ylim(len(chunk) - 0.5, -0.5)
+            if log:
+                axes.set_xscale("log")
+                axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            axes.set_xlim(*limits)
+            axes.set_xlabel("speedup of the means with the corrected interval of its call "
+                            "(> 1: faster)")
+            # Minor grid lines only where they are few (less than two decades).
+            axes.grid(axis="x", which="both" if limits[1] / limits[0] < 100 else "major",
+                      linewidth=0.3, alpha=0.5)
+            figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1.0),
+                          ncol=len(handles), frameon=False, borderaxespad=0.2,
+                          columnspacing=1.0, handlelength=1.6, handletextpad=0.4)
+            parts.append(ForestPart(_to_svg(figure), start + 1, min(stop, len(analysed)),
+                                    len(analysed)))
+    return parts

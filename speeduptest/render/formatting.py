@@ -145,17 +145,3 @@ def calls_basis(threshold_value: float, correction: str, benchmarks: int) -> str
         corrected = f"{CORRECTION_LABELS[correction]}-corrected intervals over {over}"
     limit = f"threshold ±{threshold(threshold_value)}" if threshold_value else "no threshold"
     return f"{limit}, {corrected}"
-
-
-def source_title(compared: tuple[str, str] | None, label: str) -> str:
-    """For running titles: the two compared files by the shortest ends of their paths that
-    tell them apart ("a/results.json vs b/results.json"), else the config's file name."""
-    from pathlib import PurePath
-
-    if not compared:
-        return PurePath(label).name
-    first, second = (PurePath(path).parts for path in compared)
-    keep = 1
-    while keep < max(len(first), len(second)) and first[-keep:] == second[-keep:]:
-        keep += 1
-    return " vs ".join("/".join(parts[-keep:]) for parts in (first, second))

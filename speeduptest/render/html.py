@@ -15,10 +15,27 @@ from importlib import resources
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
+from ..change import Change
 from ..model import BenchmarkResult, Results
+from ..notices import Notice
 from . import figures
-from .formatting import TimeScale, benchmark_scale, speedup
+from .formatting import (
+    TimeScale,
+    answer_sentence,
+    benchmark_scale,
+    by_call,
+    calls_basis,
+    change,
+    correction_short,
+    gain,
+    interval,
+    level,
+    plural,
+    speedup,
+    threshold,
+)
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
@@ -26,6 +43,33 @@ TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
 METHOD_LABELS = {"fieller": "Fieller", "delta": "delta method", "bootstrap": "bootstrap"}
 VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
                   "inconclusive": "inconclusive"}
+CALL_METHODS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
+#: A heading for each kind of warning (Notice.code) in the warnings report; a code not
+#: listed here is headed by its own words.
+NOTICE_TITLES = {
+    "slowdown": "The optimized version is slower",
+    "mean-small-not-normal": "Mean verdict inconclusive: small samples that are not normal",
+    "mean-normality-unverified": "Mean verdict: normality unverified with so few values",
+    "mean-large-not-normal": "Mean verdict: large samples that are not normal",
+    "mean-t-test-not-computed": "Mean verdict inconclusive: the t-test cannot be computed",
+    "mean-not-significant": "Mean speedup not significant",
+    "median-small-shape-differs":
+        "Median verdict inconclusive: small samples whose distributions differ in shape",
+    "median-large-shape-differs": "Median verdict: distributions that differ in shape",
+    "median-wilcoxon-not-computed":
+        "Median verdict inconclusive: the Wilcoxon–Mann–Whitney test cannot be computed",
+    "median-not-significant": "Median speedup not significant",
+    "median-significant-but-median-slower":
+        "Median verdict significant although the median is slower",
+    "median-rank-test-cannot-reject": "Median verdict: too few values for the rank test",
+    "identical-values": "A sample whose values are all identical",
+    "effect-bootstrap-undercovers": "Bootstrap interval may be too narrow",
+    "effect-fieller-unbounded": "Fieller's interval is unbounded",
+    "effect-level-adds-no-variance": "A level of the samples adds no measurable variance",
+    "few-top-level-units": "Few top-level units",
+    "input-last-line-cut": "A file ends in the middle of a line",
+    "input-failed-runs": "Runs that failed were kept",
+}
 
 
 def _template_folder() -> Path:
@@ -93,7 +137,63 @@ def verdict(value: str) -> str:
     return VERDICT_LABELS.get(value, value)
 
 
+def probability(value: float | None) -> str:
+    """P(optimized faster) as a whole percentage."""
+    return "—" if value is None else f"{value * 100:.0f}%"
+
+
+def adjusted(call: Change | None) -> str:
+    """The deciding p-value of the mean verdict with its adjustments over the benchmarks:
+    "p = 0.003 (Holm 0.21, BH 0.04)"."""
+    if call is None or call.p_value is None:
+        return ""
+    text = f"p = {p_value(call.p_value)}"
+    if call.holm is not None and call.bh is not None:
+        text += f" (Holm {p_value(call.holm)}, BH {p_value(call.bh)})"
+    return text
+
+
+def interval_label(call: Change) -> str:
+    """What a call's interval is: "99.55% CI (Fieller, Bonferroni)"."""
+    return (f"{level(call.confidence)} CI ({CALL_METHODS.get(call.method, call.method)}, "
+            f"{correction_short(call.correction)})")
+
+
+def interval_cell(low: float | None, high: float | None) -> Markup:
+    """``interval`` with a line break allowed after the dash (and nowhere inside a number)."""
+    return Markup("–<wbr>").join(escape(part) for part in interval(low, high).split("–"))
+
+
+def call_note(call: Change) -> str:
+    """Why the call, in a few words (the whole sentence is ``call.reason``)."""
+    lower, upper = 1 / (1 + call.threshold), 1 + call.threshold
+    if call.call == "faster":
+        return f"interval above {upper:.4g}"
+    if call.call == "slower":
+        return f"interval below {lower:.4g}"
+    if call.call == "unchanged":
+        return f"interval within {lower:.4g}–{upper:.4g}"
+    if call.low is None or call.high is None:
+        return "interval unbounded"
+    if call.low > upper or call.high < lower:  # FCR: clear of the band, but not selected
+        return "not selected by Benjamini–Hochberg"
+    if call.threshold == 0:
+        return "interval includes 1"
+    return f"interval spans an edge of the ±{threshold(call.threshold)} band"
+
+
 # ---------------------------------------------------------------- figures, drawn once per run
+
+
+@dataclass(frozen=True)
+class ForestImage:
+    """One figure of the forest plot: the benchmarks ranked ``first`` to ``last`` of
+    ``total`` by speedup."""
+
+    uri: str
+    first: int
+    last: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -101,7 +201,7 @@ class Figures:
     """The report figures as data URIs (each SVG isolated: no id clashes, no escaping)."""
 
     overview: str | None
-    forest: str | None
+    forest: tuple[ForestImage, ...]  # every benchmark, in figures that fit a page each
     distributions: dict[int, str]  # benchmark index → data URI
 
 
@@ -113,11 +213,15 @@ def distribution_uri(benchmark: BenchmarkResult) -> str:
     return _data_uri(figures.distribution_figure(benchmark.analysis, benchmark_scale(benchmark)))
 
 
-def draw_summary_figures(results: Results) -> tuple[str | None, str | None]:
-    """The overview of verdicts and the forest plot of intervals, as data URIs."""
+def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
+    """The overview of verdicts and the forest plot of the calls, as data URIs."""
     overview = figures.speedup_overview_figure(results.benchmarks)
-    forest = figures.forest_figure(results.benchmarks, results.overall.geometric_mean)
-    return (_data_uri(overview) if overview else None, _data_uri(forest) if forest else None)
+    calls = results.overall.calls
+    parts = figures.forest_figures(results.benchmarks, results.overall.geometric_mean,
+                                   calls.threshold if calls else results.settings.threshold)
+    return (_data_uri(overview) if overview else None,
+            tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
+                  for part in parts))
 
 
 def draw_distributions(results: Results, indices: Iterable[int]) -> dict[int, str]:
@@ -139,8 +243,77 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(number=number, speedup=speedup, p_value=p_value, percent=percent,
                        signed_percent=signed_percent, confidence=confidence, verdict=verdict,
-                       time=time, variance=variance)
+                       time=time, variance=variance, change=change, gain=gain, level=level,
+                       plural=plural, probability=probability, adjusted=adjusted,
+                       interval_label=interval_label, call_note=call_note,
+                       threshold=threshold)
+    env.globals.update(interval=interval, interval_cell=interval_cell)
     return env
+
+
+@dataclass(frozen=True)
+class NoticeGroup:
+    """The warnings of one kind (Notice.code) over all benchmarks."""
+
+    code: str
+    title: str
+    entries: tuple[tuple[int, BenchmarkResult, Notice], ...]  # benchmark index, benchmark
+
+    @property
+    def benchmarks(self) -> list[tuple[int, BenchmarkResult]]:
+        seen = {index: benchmark for index, benchmark, _ in self.entries}
+        return list(seen.items())
+
+    @property
+    def messages(self) -> list[str]:
+        return list(dict.fromkeys(notice.message for _, _, notice in self.entries))
+
+    @property
+    def advice(self) -> list[str]:
+        return list(dict.fromkeys(notice.advice for _, _, notice in self.entries))
+
+
+def notice_groups(benchmarks: Sequence[tuple[int, BenchmarkResult]]) -> list[NoticeGroup]:
+    """The benchmarks' warnings grouped by kind, the kinds that concern most benchmarks
+    first (then in the order they first appear)."""
+    entries: dict[str, list[tuple[int, BenchmarkResult, Notice]]] = {}
+    for index, benchmark in benchmarks:
+        for notice in benchmark.notices:
+            entries.setdefault(notice.code, []).append((index, benchmark, notice))
+    groups = [NoticeGroup(code, NOTICE_TITLES.get(code, code.replace("-", " ").capitalize()),
+                          tuple(found)) for code, found in entries.items()]
+    return sorted(groups, key=lambda group: -len(group.benchmarks))
+
+
+def call_columns(results: Results) -> tuple[str, bool]:
+    """The header of the call intervals' column, and whether each row must name its own
+    level and method (when they differ between benchmarks)."""
+    changes = [b.change for b in results.analysed if b.change is not None]
+    labels = {interval_label(call) for call in changes}
+    if len(labels) == 1:
+        return labels.pop(), False
+    correction = correction_short(changes[0].correction) if changes else ""
+    return f"Corrected CI ({correction})" if correction else "Corrected CI", True
+
+
+def calls_note(results: Results) -> str:
+    """How the calls were made, for the counts on page 1."""
+    calls = results.overall.calls
+    if calls is None or not calls.total:
+        return ""
+    changes = [b.change for b in results.analysed if b.change is not None]
+    levels = " / ".join(sorted({level(call.confidence) for call in changes}))
+    methods = " or ".join(sorted({CALL_METHODS.get(call.method, call.method)
+                                  for call in changes}))
+    return (f"{calls_basis(calls.threshold, calls.correction, calls.total)}: each "
+            f"benchmark's speedup of the means with its {levels} {methods} interval")
+
+
+def band(results: Results) -> tuple[str, str]:
+    """The threshold band 1/(1 + τ) … 1 + τ, formatted."""
+    calls = results.overall.calls
+    tau = calls.threshold if calls else results.settings.threshold
+    return f"{1 / (1 + tau):.4g}", f"{1 + tau:.4g}"
 
 
 def anchor(index: int) -> str:
@@ -153,6 +326,8 @@ class ReportRenderer:
     def __init__(self, results: Results, drawn: Figures, link_extension: str) -> None:
         self.template_env = environment()
         benchmarks = list(enumerate(results.benchmarks))
+        positions = {id(benchmark): index for index, benchmark in benchmarks}
+        ci_header, ci_per_row = call_columns(results)
         self.context = {
             "results": results,
             "benchmarks": benchmarks,
@@ -164,8 +339,17 @@ class ReportRenderer:
             "method_labels": METHOD_LABELS,
             "warned": [(i, b) for i, b in benchmarks if b.notices],
             "failed": [(i, b) for i, b in benchmarks if b.errors],
+            "ordered": [(positions[id(b)], b) for b in by_call(results.benchmarks)],
+            "answer": answer_sentence(results),
+            "calls_note": calls_note(results),
+            "band": band(results),
+            "ci_header": ci_header,
+            "ci_per_row": ci_per_row,
+            "notice_groups": notice_groups(benchmarks),
+            "call_methods": CALL_METHODS,
             "warning_count": len(results.notices) + sum(
                 len(b.notices) for b in results.benchmarks),
+            "benchmark_warning_count": sum(len(b.notices) for b in results.benchmarks),
             "show_header": True,
             "show_footer": True,
         }
