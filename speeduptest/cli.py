@@ -17,33 +17,74 @@ from .compare import compare_files
 from .config import ConfigError
 from .hierarchy import variance_components
 from .model import RunInfo, Settings
-from .output import write_files
+from .output import OutputError, check_output_folder, write_report_folder
 from .planning import plan_experiment
 from .readers import ReadOptions, read_source, select, split_reference
 from .render.terminal import render_plan, render_terminal
 from .reports import DEFAULT_FORMATS, FORMATS, render_formats
 
 EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED, EXIT_SLOWER = 0, 1, 2, 3
+EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 130
+EXIT_STATUS_HELP = (
+    "exit status: 0 every benchmark analysed; 1 reports written, but some benchmarks have "
+    "errors (see errors.html or results.json); 2 bad usage or options, or nothing could be "
+    "analysed; 3 with --fail-on-slowdown, some benchmark is called slower; 4 an internal "
+    "error (please report it; --debug shows the traceback); 130 interrupted (the report "
+    "folder was not changed)")
+#: The smallest risk and the largest confidence accepted: 1 − α must stay a number below 1
+#: with room for the corrections' α/b (quantiles stay finite).
+SMALLEST_RISK = 1e-10
 
 
-def _probability(text: str) -> float:
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_NOTHING_ANALYSED,
+                  f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be strictly between 0 and 1")
+    if "_" in text or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
     return value
 
 
-def _count(minimum: int) -> type:
+def _risk(text: str) -> float:
+    value = _number(text)
+    if not SMALLEST_RISK <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least {SMALLEST_RISK:g} and below 1")
+    return value
+
+
+def _confidence(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= 1 - SMALLEST_RISK:
+        raise argparse.ArgumentTypeError(
+            f"{text} must be above 0 and at most {1 - SMALLEST_RISK:.10f}")
+    return value
+
+
+def _precision(text: str) -> float:
+    value = _number(text)
+    if not 1e-6 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1e-06 and below 1")
+    return value
+
+
+def _count(minimum: int, maximum: int = 10**9) -> type:
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text} must be at least {minimum}")
+        if "_" in text or not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(
+                f"{text} must be a whole number from {minimum} to {maximum:,}")
         return value
     return parse  # type: ignore[return-value]
 
@@ -71,7 +112,7 @@ def _formats(text: str) -> tuple[str, ...]:
 
 def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by a config run and ``speeduptest compare``."""
-    parser.add_argument("--alpha", type=_probability, default=0.05,
+    parser.add_argument("--alpha", type=_risk, default=0.05,
                         help="risk of every test, unless a config row sets its confidence "
                              "(default 0.05)")
     parser.add_argument("-o", "--output", type=Path, default=Path("speeduptest-report"),
@@ -79,16 +120,17 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", type=_formats, default=DEFAULT_FORMATS,
                         help="comma-separated: html, pdf, json, md (summary for a pull "
                              "request), csv, tex (booktabs table); default html,pdf,json")
-    parser.add_argument("--proportion-confidence", type=_probability, default=None,
+    parser.add_argument("--proportion-confidence", type=_confidence, default=None,
                         help="confidence level of the accelerated-proportion interval "
                              "(default 1 - alpha)")
-    parser.add_argument("--precision", type=_probability, default=0.05,
+    parser.add_argument("--precision", type=_precision, default=0.05,
                         help="half-width wanted for the proportion interval (default 0.05)")
     parser.add_argument("--large-sample", type=_count(1), default=30,
                         help="a sample is large when it has more values than this (default 30)")
-    parser.add_argument("--bootstrap", type=_count(1), default=10_000,
+    parser.add_argument("--bootstrap", type=_count(1, 10**7), default=10_000,
                         help="resamples of every resampling method (default 10000)")
-    parser.add_argument("--seed", type=_count(0), default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=_count(0, 2**63 - 1), default=0,
+                        help="random seed (default 0)")
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
                         help="which time of Google Benchmark files to compare: wall-clock "
                              "(real, the default) or CPU time")
@@ -107,12 +149,14 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
                              "corrected interval lies below 1/(1 + τ)); for CI")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but fatal errors")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of an internal error")
     parser.add_argument("--version", action="version", version=f"speeduptest {__version__}")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="speeduptest",
+    parser = _Parser(
+        prog="speeduptest", epilog=EXIT_STATUS_HELP,
         description="Is the optimized version really faster? Runs the Speedup-Test protocol on "
                     "every benchmark of CONFIG and writes reports. See also: speeduptest "
                     "compare --help (two result files of a benchmark tool), speeduptest plan "
@@ -126,8 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_compare_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="speeduptest compare",
+    parser = _Parser(
+        prog="speeduptest compare", epilog=EXIT_STATUS_HELP,
         description="Compare two result files of the same benchmark tool (pyperf, hyperfine, "
                     "Google Benchmark, JMH, ReBench, long CSV), benchmarks paired by name, "
                     "with the same analysis and reports as a config.",
@@ -168,8 +212,15 @@ def _cost(text: str) -> tuple[str, float]:
     return name.strip().lower(), cost
 
 
+def _positive(text: str) -> float:
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be a number > 0")
+    return value
+
+
 def build_plan_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="speeduptest plan",
         description="From an initial experiment (a hierarchical .csv sample), print the "
                     "variance each level adds and the optimal number of repetitions per level "
@@ -182,7 +233,7 @@ def build_plan_parser() -> argparse.ArgumentParser:
                         metavar="LEVEL=COST",
                         help="cost of one more unit at a level, e.g. iteration=1 "
                              "invocation=19 build=5343 (one per level, any time unit)")
-    parser.add_argument("--budget", type=float, default=None,
+    parser.add_argument("--budget", type=_positive, default=None,
                         help="time available, in the unit of the costs: prints how many "
                              "top-level units it buys")
     return parser
@@ -190,6 +241,14 @@ def build_plan_parser() -> argparse.ArgumentParser:
 
 def plan_main(argv: Sequence[str]) -> int:
     args = build_plan_parser().parse_args(argv)
+    try:
+        return _plan(args)
+    except KeyboardInterrupt:
+        print("\nspeeduptest plan: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _plan(args: argparse.Namespace) -> int:
     file, name = split_reference(args.sample, Path())
     sample = select(read_source(file), name)
     if not sample.ok or sample.data is None:
@@ -220,6 +279,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     comparing = arguments[:1] == ["compare"]
     args = (build_compare_parser().parse_args(arguments[1:]) if comparing
             else build_parser().parse_args(arguments))
+    try:
+        output = check_output_folder(args.output)
+    except OutputError as error:
+        print(f"speeduptest: error: {error}", file=sys.stderr)
+        return EXIT_NOTHING_ANALYSED
+    what = f"{args.initial} vs {args.optimized}" if comparing else str(args.config)
+    try:
+        return _run(args, arguments, comparing, output)
+    except KeyboardInterrupt:
+        print(f"\nspeeduptest: interrupted; {args.output} was not changed", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:
+        if args.debug:
+            raise
+        print(f"speeduptest {__version__}: internal error while analysing {what}: "
+              f"{type(error).__name__}: {str(error)[:200]} (run again with --debug for the "
+              "traceback, and please report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,
@@ -247,11 +327,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.done()
         print(f"speeduptest: error: {error}", file=sys.stderr)
         return EXIT_NOTHING_ANALYSED
-    progress.done()
+    finally:
+        progress.done()
+    if not args.quiet:  # the answer before the (slower) rendering
+        print(render_terminal(results, args.format), end="", flush=True)
     files = render_formats(results, args.format)
-    written = write_files(args.output, files)
+    try:
+        written = write_report_folder(output, files)
+    except OSError as error:
+        print(f"speeduptest: error: could not write the reports in {args.output} "
+              f"({error.strerror or error}); it was not changed", file=sys.stderr)
+        return EXIT_NOTHING_ANALYSED
     if not args.quiet:
-        print(render_terminal(results, [str(args.output / name) for name in written]), end="")
+        print("Wrote: " + ", ".join(str(args.output / name) for name in written))
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
     if args.fail_on_slowdown and results.slower:

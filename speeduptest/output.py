@@ -1,28 +1,142 @@
-"""Writing report files: all or nothing, never a half-written file in the output folder."""
+"""Writing the report folder: it changes as a whole, or not at all.
+
+The files are written into a hidden sibling folder, which then takes the place of the old
+report folder in one atomic exchange (Linux renameat2 with RENAME_EXCHANGE; where the system
+or file system has no such call, two renames with SIGINT and SIGTERM held back between them).
+A failure or an interrupt, even SIGKILL, leaves the old folder exactly as it was or the new
+one complete, never a mix. What a killed run leaves beside it (its staging folder; after a
+kill between the two fallback renames, the old folder under a hidden name, then put back) is
+cleaned up by the next run before anything else. Only a folder that holds nothing but
+speeduptest's own report files is ever replaced: anything else in it is the user's, and the
+run refuses to start.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import os
 import secrets
+import shutil
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
+#: Every file a run may write (SPEC §6).
+REPORT_FILES = frozenset({
+    "global.html", "benchmarks.html", "warnings.html", "errors.html", "global.pdf",
+    "benchmarks.pdf", "warnings.pdf", "errors.pdf", "results.json", "summary.md",
+    "results.csv", "table.tex"})
 
-def write_files(directory: Path, files: dict[str, bytes]) -> list[str]:
-    """Write every file of ``files`` (name → content) into ``directory``, atomically each.
 
-    Each file is written to a temporary name in the same folder and renamed into place, so a
-    reader never sees a partial file and a failure leaves no temporary file behind.
-    """
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, content in files.items():
-        temporary = directory / f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
-        try:
-            with open(temporary, "xb") as stream:  # "x": never an existing file; umask applies
-                stream.write(content)
-            os.replace(temporary, directory / name)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-            raise
+class OutputError(Exception):
+    """The report folder cannot be written; the message is one line for the user."""
+
+
+def _staging_prefix(directory: Path) -> str:
+    return f".{directory.name}.speeduptest-new-"
+
+
+def _old_prefix(directory: Path) -> str:
+    return f".{directory.name}.speeduptest-old-"
+
+
+def recover(directory: Path) -> None:
+    """Undo what a killed run left: put back a report folder moved aside and not replaced,
+    and remove staging folders."""
+    parent = directory.parent
+    if not parent.is_dir():
+        return
+    for leftover in sorted(parent.glob(_old_prefix(directory) + "*")):
+        if not directory.exists():
+            os.rename(leftover, directory)
+        else:
+            shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in parent.glob(_staging_prefix(directory) + "*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def check_output_folder(directory: Path) -> Path:
+    """The absolute report folder, or OutputError saying in one line why it cannot be used.
+    Checked before any work, so that a long analysis never ends in "cannot write"."""
+    shown = str(directory)
+    if str(directory) in ("", "."):
+        raise OutputError(f"-o {shown}: give a folder of its own for the reports")
+    directory = Path(os.path.abspath(directory))
+    if directory.exists() and not directory.is_dir():
+        raise OutputError(f"-o {shown}: exists and is not a folder")
+    parent = directory.parent
+    for ancestor in (parent, *parent.parents):
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise OutputError(f"-o {shown}: {ancestor} is not a folder")
+            if not os.access(ancestor, os.W_OK | os.X_OK):
+                raise OutputError(f"-o {shown}: cannot write in {ancestor}")
+            break
+    if directory.is_dir():
+        foreign = sorted(entry.name for entry in directory.iterdir()
+                         if entry.name not in REPORT_FILES or not entry.is_file())
+        if foreign:
+            listed = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more"
+                                               if len(foreign) > 3 else "")
+            raise OutputError(
+                f"-o {shown}: holds files that are not speeduptest reports ({listed}); the "
+                "report folder is replaced as a whole, so give a new or empty folder")
+    return directory
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block is done (delivered right after it)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically; False where the system cannot (then nothing happened)."""
+    renameat2 = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+                 _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(first))
+
+
+def write_report_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
+    """Replace ``directory`` by a folder holding exactly ``files`` (name → content)."""
+    directory = check_output_folder(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    recover(directory)
+    token = f"{os.getpid()}-{secrets.token_hex(4)}"
+    staging = directory.parent / (_staging_prefix(directory) + token)
+    old = directory.parent / (_old_prefix(directory) + token)
+    try:
+        staging.mkdir()
+        for name, content in files.items():
+            (staging / name).write_bytes(content)
+        if directory.exists() and _exchange(staging, directory):
+            old = staging  # the old report, now under the staging name
+        else:
+            with _signals_held():
+                if directory.exists():
+                    os.rename(directory, old)
+                os.rename(staging, directory)
+    except BaseException:
+        if staging != old:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
     return list(files)

@@ -71,7 +71,9 @@ def _interval_note(results: Results) -> str | None:
             f"P(faster): share of run pairs where optimized is faster.")
 
 
-def render_terminal(results: Results, written: list[str] | None = None) -> str:
+def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
+    """The summary printed when the analysis ends (before the reports are rendered);
+    ``formats`` are the ones asked for, to point at the right file for errors."""
     overall = results.overall
     analysed, failed = len(results.analysed), len(results.failed)
     lines = [answer_sentence(results), ""]
@@ -100,14 +102,11 @@ def render_terminal(results: Results, written: list[str] | None = None) -> str:
     lines.append(_proportion_line("median", overall.median))
     if failed:
         lines.append("")
-        where = "see errors.html" if written and any(
-            name.endswith("errors.html") for name in written) else "see results.json"
+        where = ("see errors.html" if "html" in formats else "see errors.pdf" if "pdf" in formats
+                 else "see results.json" if "json" in formats else "see the list above")
         lines.append(f"{plural(failed, 'benchmark')} could not be analysed; {where}.")
     for notice in results.input_notices:
         lines.append(f"Warning: {notice.message}")
-    if written:
-        lines.append("")
-        lines.append("Wrote: " + ", ".join(written))
     return "\n".join(lines) + "\n"
 
 

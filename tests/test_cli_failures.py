@@ -1,0 +1,103 @@
+"""One rule for failure: usage and option problems are one line and exit status 2, before any
+work; an internal error is one line naming the input and the version, exit status 4 (the
+traceback only under --debug)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import speeduptest.cli as cli
+from speeduptest.cli import main
+
+CONFIG = str(Path(__file__).parent.parent / "config.example.csv")
+
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and captured.out == "", captured
+    return lines[0]
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--alpha", "1e-16", "--alpha: 1e-16 must be at least 1e-10 and below 1"),
+    ("--alpha", "0", "must be at least 1e-10"),
+    ("--alpha", "1", "below 1"),
+    ("--alpha", "nan", "'nan' is not a finite number"),
+    ("--alpha", "0_05", "is not a finite number"),
+    ("--proportion-confidence", "0.9999999999999999", "at most 0.9999999999"),
+    ("--precision", "1e-300", "--precision: 1e-300 must be at least 1e-06"),
+    ("--precision", "inf", "not a finite number"),
+    ("--bootstrap", "0", "from 1 to 10,000,000"),
+    ("--bootstrap", "100000000000", "from 1 to 10,000,000"),
+    ("--bootstrap", "1_000", "from 1 to 10,000,000"),
+    ("--seed", "-1", "from 0 to"),
+    ("--threshold", "-0.01", "at least 0 and below 1"),
+    ("--threshold", "5", "at least 0 and below 1"),
+    ("--threshold", "ten", "is not a number"),
+    ("--correction", "holm", "invalid choice: 'holm'"),
+    ("--large-sample", "0", "from 1 to"),
+    ("--format", "docx", "unknown format(s) docx"),
+])
+def test_bad_options_are_one_line_and_status_2(tmp_path, capsys, option, value, message):
+    with pytest.raises(SystemExit) as stop:
+        main([CONFIG, option, value, "-o", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    line = one_error_line(capsys)
+    assert line.startswith("speeduptest: error: ") and message in line
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("budget", ["nan", "inf", "-5", "0"])
+def test_plan_budget_must_be_a_positive_number(capsys, budget):
+    with pytest.raises(SystemExit) as stop:
+        main(["plan", "x.csv", "--cost", "run=1", "--budget", budget])
+    assert stop.value.code == 2
+    assert one_error_line(capsys).startswith("speeduptest plan: error: argument --budget")
+
+
+def test_the_output_folder_is_checked_before_any_work(tmp_path, capsys, monkeypatch):
+    def no_analysis(*arguments, **options):
+        raise AssertionError("analysed although the output folder is unusable")
+
+    monkeypatch.setattr(cli, "analyse_config", no_analysis)
+    (tmp_path / "out.txt").write_text("")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    for target, message in (
+            ("out.txt", "-o {}: exists and is not a folder"),
+            ("out.txt/below", "is not a folder"),
+            ("/dev/null", "-o /dev/null: exists and is not a folder"),
+            ("mine", "holds files that are not speeduptest reports (notes.txt)")):
+        path = target if target.startswith("/") else str(tmp_path / target)
+        assert main([CONFIG, "-o", path]) == 2
+        line = one_error_line(capsys)
+        assert line.startswith("speeduptest: error: -o ")
+        assert message.format(path) in line
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "mine"  # never touched
+
+
+def test_an_internal_error_is_one_line_with_status_4(tmp_path, capsys, monkeypatch):
+    def broken(*arguments, **options):
+        raise ZeroDivisionError("float division by zero")
+
+    monkeypatch.setattr(cli, "analyse_config", broken)
+    assert main([CONFIG, "-o", str(tmp_path / "out")]) == 4
+    line = one_error_line(capsys)
+    assert line.startswith(f"speeduptest {cli.__version__}: internal error while analysing ")
+    assert CONFIG in line and "ZeroDivisionError: float division by zero" in line
+    assert "--debug" in line
+    with pytest.raises(ZeroDivisionError):
+        main([CONFIG, "-o", str(tmp_path / "out"), "--debug"])
+
+
+def test_help_documents_the_exit_statuses(capsys):
+    for command in ([], ["compare"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        for status in ("0 every benchmark analysed", "1 reports written", "2 bad usage",
+                       "3 with --fail-on-slowdown", "4 an internal error", "130 interrupted"):
+            assert status in text
