@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,14 @@ def _read_benchmark(
     initial, optimized = read["initial"], read["optimized"]
     if not errors:
         errors = _unit_errors(spec, initial, optimized, config)
+    if not errors:
+        with np.errstate(all="ignore"):
+            ratio = initial.data.grand_mean / optimized.data.grand_mean
+        if not 0 < ratio < math.inf:
+            errors = [InputError(config, spec.line, (
+                f"the mean times of {initial.path} and {optimized.path} differ by a factor "
+                "beyond what a floating-point number can hold (more than 1e308): check "
+                "their units"))]
     result = dataclasses.replace(
         result, unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()

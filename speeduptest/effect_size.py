@@ -52,11 +52,18 @@ def _t_quantile(confidence: float, df: float) -> float:
     return float(stats.t.ppf((1 + confidence) / 2, df))
 
 
-def mean_ratio(initial: VarianceComponents, optimized: VarianceComponents) -> MeanRatio:
-    """The inputs of Fieller's interval on the top-level units of one benchmark."""
-    return MeanRatio.of([(initial.grand_mean, initial.variance_of_mean, initial.top_units - 1,
-                          optimized.grand_mean, optimized.variance_of_mean,
-                          optimized.top_units - 1)])
+def mean_ratio(initial: VarianceComponents, optimized: VarianceComponents,
+               speedup: float | None = None) -> MeanRatio:
+    """The inputs of Fieller's and the delta interval on the top-level units of one benchmark:
+    each side's relative variance of the mean, V/Ȳ² (free of its unit, so the sides may be
+    given at different scales when ``speedup`` is given)."""
+    def relative(side: VarianceComponents) -> float:
+        return (math.sqrt(side.variance_of_mean) / side.grand_mean) ** 2
+
+    return MeanRatio(
+        np.array([initial.grand_mean / optimized.grand_mean if speedup is None else speedup]),
+        np.array([relative(initial)]), np.array([relative(optimized)]),
+        np.array([initial.top_units - 1.0]), np.array([optimized.top_units - 1.0]))
 
 
 def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
@@ -70,7 +77,11 @@ def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
     if initial.variance_of_mean is None or optimized.variance_of_mean is None:
         return RatioInterval("fieller", None, None, False,
                              note="needs at least 2 top-level units on each side")
-    low, high, bounded = fieller_bounds(mean_ratio(initial, optimized), confidence)
+    return _fieller(mean_ratio(initial, optimized), confidence)
+
+
+def _fieller(ratio: MeanRatio, confidence: float) -> RatioInterval:
+    low, high, bounded = fieller_bounds(ratio, confidence)
     if not bounded[0]:
         return RatioInterval(
             "fieller", None, None, False,
@@ -88,13 +99,22 @@ def delta_interval(initial: VarianceComponents, optimized: VarianceComponents,
     if initial.variance_of_mean is None or optimized.variance_of_mean is None:
         return RatioInterval("delta", None, None, False,
                              note="needs at least 2 top-level units on each side")
-    ratio = initial.grand_mean / optimized.grand_mean
-    u_i = initial.variance_of_mean / initial.grand_mean**2
-    u_o = optimized.variance_of_mean / optimized.grand_mean**2
+    return _delta(mean_ratio(initial, optimized), confidence)
+
+
+def _delta(mean_ratio: MeanRatio, confidence: float) -> RatioInterval:
+    ratio = float(mean_ratio.speedup[0])
+    u_i = float(mean_ratio.initial_relative_variance[0])
+    u_o = float(mean_ratio.optimized_relative_variance[0])
     if u_i + u_o == 0:
         return RatioInterval("delta", ratio, ratio, True, None, note="no variance")
-    df = (u_i + u_o) ** 2 / (u_i**2 / (initial.top_units - 1) + u_o**2 / (optimized.top_units - 1))
+    df = (u_i + u_o) ** 2 / (u_i**2 / float(mean_ratio.initial_df[0])
+                             + u_o**2 / float(mean_ratio.optimized_df[0]))
     half_width = _t_quantile(confidence, df) * ratio * math.sqrt(u_i + u_o)
+    if ratio - half_width <= 0:  # a speedup is positive: the approximation fails here
+        return RatioInterval("delta", 0.0, ratio + half_width, True, df,
+                             note="the delta method's lower bound fell below 0 (the normal "
+                                  "approximation fails for so uncertain a ratio): shown as 0")
     return RatioInterval("delta", ratio - half_width, ratio + half_width, True, df)
 
 
@@ -233,16 +253,19 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
                 initial_means: np.ndarray, optimized_means: np.ndarray) -> EffectSize:
     """All intervals for one benchmark, given both sides' bootstrap means.
 
-    The intervals are ratios: they are computed with both sides multiplied by the power of two
-    that brings the larger grand mean near 1, where variances of any time a float can hold
-    are representable; the components reported are then scaled back."""
-    _, exponent = np.frexp(max(initial.grand_mean, optimized.grand_mean))
-    exponent = int(exponent)
-    components_i = variance_components(initial.scaled(-exponent))
-    components_o = variance_components(optimized.scaled(-exponent))
+    The intervals depend on the data only through the speedup and each side's relative
+    variance of the mean, so each side's variance components are computed with its times
+    multiplied by the power of two that brings its grand mean near 1 (exact), where they are
+    representable for any time a float can hold; the components reported are scaled back.
+    """
+    exponent_i, exponent_o = (int(np.frexp(side.grand_mean)[1]) for side in (initial, optimized))
+    components_i = variance_components(initial.scaled(-exponent_i))
+    components_o = variance_components(optimized.scaled(-exponent_o))
+    if components_i.variance_of_mean is None or components_o.variance_of_mean is None:
+        raise ValueError("each side needs at least 2 top-level units")
     speedup = initial.grand_mean / optimized.grand_mean
-    ratio = mean_ratio(components_i, components_o)
-    fieller = fieller_interval(components_i, components_o, confidence)
+    ratio = mean_ratio(components_i, components_o, speedup)
+    fieller, delta = _fieller(ratio, confidence), _delta(ratio, confidence)
     bootstrap = bootstrap_interval(initial_means, optimized_means, confidence)
     headline = fieller if fieller.bounded else bootstrap
     notices = [*_variance_notices("initial", components_i),
@@ -267,11 +290,11 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
         speedup=speedup,
         confidence=confidence,
         fieller=fieller,
-        delta=delta_interval(components_i, components_o, confidence),
+        delta=delta,
         bootstrap=bootstrap,
         statement=describe_change(speedup, headline, confidence),
-        initial=components_i.scaled(exponent),
-        optimized=components_o.scaled(exponent),
+        initial=components_i.scaled(exponent_i),
+        optimized=components_o.scaled(exponent_o),
         ratio=ratio,
         notices=tuple(notices),
     )

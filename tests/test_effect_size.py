@@ -57,9 +57,12 @@ def test_against_r(case):
     else:
         assert fieller.low is None and fieller.high is None
     delta = delta_interval(components["initial"], components["optimized"], confidence)
-    assert (delta.low, delta.high, delta.df) == (approx(case["delta"]["low"]),
+    # A speedup is positive: where the formula's lower bound falls below 0, we show 0.
+    expected_low = max(case["delta"]["low"], 0.0)
+    assert (delta.low, delta.high, delta.df) == (approx(expected_low),
                                                  approx(case["delta"]["high"]),
                                                  approx(case["delta"]["df"]))
+    assert (case["delta"]["low"] < 0) == bool(delta.note and "below 0" in delta.note)
 
 
 def test_paper_table_6_1_variance_components():

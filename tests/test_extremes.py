@@ -1,0 +1,66 @@
+"""Finite positive times at extreme scales (issue 10): no overflow, no NaN, strict JSON."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from speeduptest.cli import main
+from speeduptest.effect_size import delta_interval
+from speeduptest.hierarchy import Hierarchy, variance_components
+
+
+@pytest.mark.parametrize(("initial", "optimized"), [
+    ([1e200, 1.1e200, 0.9e200, 1.05e200], [0.5e200, 0.55e200, 0.45e200, 0.5e200]),
+    ([1e-300, 1.1e-300, 0.9e-300, 1.05e-300], [0.5e-300, 0.55e-300, 0.45e-300, 0.5e-300]),
+    ([1e-310, 1.1e-310, 0.9e-310, 1.05e-310], [2e-310, 2.2e-310, 1.9e-310, 2.1e-310]),
+    ([1.0, 2.0, 3.0, 4.0], [1e-320, 2.0, 3.0, 4.0]),
+    ([1e-300, 2e-300, 3e-300], [1e-30, 2e-30, 3e-30]),
+])
+def test_extreme_times_are_analysed_into_strict_json(tmp_path, initial, optimized):
+    (tmp_path / "x.txt").write_text("\n".join(map(repr, initial)))
+    (tmp_path / "y.txt").write_text("\n".join(map(repr, optimized)))
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nb,x.txt,y.txt\n")
+    with np.errstate(all="ignore"):
+        status = main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--quiet",
+                       "--format", "json,md,csv,tex", "--bootstrap", "200"])
+    assert status == 0
+    text = (tmp_path / "out" / "results.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    benchmark = json.loads(text)["benchmarks"][0]
+    assert benchmark["status"] == "ok" and benchmark["change"]["call"]
+
+
+def test_huge_times_keep_their_verdict():
+    """Times near 1e200 gave a t-test overflow; they give the verdicts of times near 1."""
+    from speeduptest.protocol import analyse_pair
+
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(10, 1, 20), rng.normal(9, 1, 20)
+    for scale in (1e-300, 1e-100, 1e100, 1e200, 1e300):
+        analysis = analyse_pair(x * scale, y * scale)
+        assert analysis.mean.verdict == analyse_pair(x, y).mean.verdict == "significant"
+
+
+def test_the_delta_interval_never_reports_a_negative_speedup():
+    wide = Hierarchy.flat([1.0, 9.0, 20.0, 0.5])
+    narrow = Hierarchy.flat([5.0, 5.1, 4.9, 5.0])
+    interval = delta_interval(variance_components(wide), variance_components(narrow), 0.99)
+    assert interval.low == 0.0 and "below 0" in interval.note
+
+
+def test_a_speedup_beyond_float_range_is_a_located_error(tmp_path):
+    (tmp_path / "x.txt").write_text("1e-300\n2e-300\n3e-300\n")
+    (tmp_path / "y.txt").write_text("1e30\n2e30\n3e30\n")
+    (tmp_path / "ok.txt").write_text("1\n2\n3\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nb,x.txt,y.txt\n"
+                                    "good,ok.txt,ok.txt\n")
+    assert main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--quiet",
+                 "--format", "json", "--bootstrap", "200"]) == 1
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert data["benchmarks"][0]["status"] == "error"
+    assert "c.csv:2: " in data["benchmarks"][0]["errors"][0]
+    assert "beyond what a floating-point number can hold" in data["benchmarks"][0]["errors"][0]
+    assert data["benchmarks"][1]["status"] == "ok"
