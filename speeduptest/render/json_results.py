@@ -231,7 +231,19 @@ def results_dict(results: Results) -> dict[str, Any]:
     }
 
 
+def _finite(value: Any) -> Any:
+    """Every float finite or None, however deep (a time of 1e-320 makes an infinite ratio)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
 def render_json(results: Results) -> str:
     # Compact: with indent, json uses its pure-Python encoder (1 s for 1,000 benchmarks
     # instead of 0.1 s); `python -m json.tool results.json` pretty-prints it.
-    return json.dumps(results_dict(results), ensure_ascii=False, allow_nan=False) + "\n"
+    return json.dumps(_finite(results_dict(results)), ensure_ascii=False,
+                      allow_nan=False) + "\n"
