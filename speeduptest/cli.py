@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -299,6 +300,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _print(text: str, end: str = "\n") -> None:
+    """Print to stdout; a reader that went away (``| head``) does not stop the run."""
+    try:
+        print(text, end=end, flush=True)
+    except BrokenPipeError:
+        # Later writes (and the interpreter's final flush) go nowhere instead of failing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
     settings = Settings(
         alpha=args.alpha,
@@ -330,7 +340,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
     finally:
         progress.done()
     if not args.quiet:  # the answer before the (slower) rendering
-        print(render_terminal(results, args.format), end="", flush=True)
+        _print(render_terminal(results, args.format), end="")
     files = render_formats(results, args.format)
     try:
         written = write_report_folder(output, files)
@@ -339,7 +349,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
               f"({error.strerror or error}); it was not changed", file=sys.stderr)
         return EXIT_NOTHING_ANALYSED
     if not args.quiet:
-        print("Wrote: " + ", ".join(str(args.output / name) for name in written))
+        _print("Wrote: " + ", ".join(str(args.output / name) for name in written))
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
     if args.fail_on_slowdown and results.slower:

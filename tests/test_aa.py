@@ -54,3 +54,23 @@ def test_same_build_split_by_process_calls_nothing(tmp_path, correction, capsys)
         assert benchmark["change"]["call"] in ("unchanged", "uncertain"), benchmark["name"]
     calls = data["overall"]["calls"]
     assert calls["faster"] == calls["slower"] == 0
+
+
+def test_a_real_two_fold_speedup_is_called_faster_where_the_book_is_inconclusive(tmp_path):
+    """pyperf-aa/faster.json.gz makes logging_silent about 2× faster (lazy logging
+    arguments), everything else identical. With 20 processes per side and one disturbed
+    process, Shapiro–Wilk rejects normality: the Speedup-Test verdict of the mean is
+    inconclusive (small and not normal) while the samples do not overlap. The call says
+    faster, and results.json keeps both with their reasons."""
+    status = main(["compare", str(AA / "same-20.json.gz"), str(AA / "faster.json.gz"),
+                   "-o", str(tmp_path / "out"), "--format", "json", "--bootstrap", "1000",
+                   "--quiet"])
+    assert status == 0
+    data = json.loads((tmp_path / "out" / "results.json").read_text())
+    benchmark = next(b for b in data["benchmarks"] if b["name"] == "logging_silent")
+    assert benchmark["mean"]["verdict"] == "inconclusive"
+    assert benchmark["mean"]["reason"] == "small samples; normality rejected"
+    assert benchmark["change"]["call"] == "faster"
+    assert "lies above 1.01" in benchmark["change"]["reason"]
+    assert benchmark["change"]["interval"]["low"] > 1.5
+    assert benchmark["probability_faster"] == 1.0

@@ -38,7 +38,9 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
 def _benchmark_lines(results: Results) -> list[str]:
     """One line per benchmark, by call: the call, the change, its corrected interval."""
     width = max([len(b.name) for b in results.benchmarks] + [9])
-    lines = [f"  {'call':<9}  {'benchmark':<{width}}  {'change (mean)':>14}  "
+    changes = [change(b.analysis.speedup.mean) for b in results.analysed]
+    shift = max([len(text) for text in changes] + [14])
+    lines = [f"  {'call':<9}  {'benchmark':<{width}}  {'change (mean)':>{shift}}  "
              f"{'interval':<19}  {'P(faster)':>9}  Speedup-Test mean / median"]
     for benchmark in by_call(results.benchmarks):
         analysis, call = benchmark.analysis, benchmark.change
@@ -52,7 +54,7 @@ def _benchmark_lines(results: Results) -> list[str]:
         probability = analysis.probability_faster
         lines.append(
             f"  {call.call:<9}  {benchmark.name:<{width}}  "
-            f"{change(analysis.speedup.mean):>14}  {interval(call.low, call.high):<19}  "
+            f"{change(analysis.speedup.mean):>{shift}}  {interval(call.low, call.high):<19}  "
             f"{'—' if probability is None else f'{probability:.0%}':>9}  "
             f"{verdicts[0]} / {verdicts[1]}")
     return lines
