@@ -244,8 +244,13 @@ def analyse_benchmarks(
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
-    pairs = [dataclasses.replace(pair, call_confidence=widest_confidence(
-        pair.alpha, len(pairs), settings.correction)) for pair in pairs]
+    # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
+    # weights of 1e308 do not overflow the sums.
+    largest_weight = max((pair.weight for pair in pairs), default=1.0)
+    pairs = [dataclasses.replace(pair, weight=pair.weight / largest_weight,
+                                 call_confidence=widest_confidence(
+                                     pair.alpha, len(pairs), settings.correction))
+             for pair in pairs]
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
     workers = (workers or default_workers()) if len(batches) > 1 else 1
     aggregate = BootstrapAggregate(settings.bootstrap)
@@ -266,7 +271,7 @@ def analyse_benchmarks(
             if progress is not None:
                 progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
     benchmarks, calls = _decide_calls(benchmarks, resampled, settings)
-    analysed = [(b.weight, b.analysis) for b in benchmarks if b.status == "ok"]
+    analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)

@@ -93,8 +93,12 @@ def proportion_estimate(
 def _weighted_speedup(pairs: Sequence[tuple[float, PairAnalysis]], estimator: str) -> float | None:
     if not pairs:
         return None
-    initial = math.fsum(w * getattr(a.initial, estimator) for w, a in pairs)
-    optimized = math.fsum(w * getattr(a.optimized, estimator) for w, a in pairs)
+    # A ratio of sums: the same with every time divided by the largest, and then no sum of
+    # times near 1e300 overflows.
+    largest = max(max(getattr(a.initial, estimator), getattr(a.optimized, estimator))
+                  for _, a in pairs)
+    initial = math.fsum(w * (getattr(a.initial, estimator) / largest) for w, a in pairs)
+    optimized = math.fsum(w * (getattr(a.optimized, estimator) / largest) for w, a in pairs)
     return initial / optimized
 
 

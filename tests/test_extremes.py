@@ -64,3 +64,40 @@ def test_a_speedup_beyond_float_range_is_a_located_error(tmp_path):
     assert "c.csv:2: " in data["benchmarks"][0]["errors"][0]
     assert "beyond what a floating-point number can hold" in data["benchmarks"][0]["errors"][0]
     assert data["benchmarks"][1]["status"] == "ok"
+
+
+def test_weights_of_1e308_give_the_same_overall_figures(tmp_path):
+    (tmp_path / "a.txt").write_text("1\n2\n3\n")
+    (tmp_path / "b.txt").write_text("0.5\n1\n1.5\n")
+    (tmp_path / "c.txt").write_text("2\n4\n6\n")
+    figures = []
+    for weight in ("1", "1e308"):
+        (tmp_path / "c.csv").write_text(f"benchmark,initial,optimized,weight\nx,a.txt,b.txt,"
+                                        f"{weight}\ny,c.txt,a.txt,{weight}\n")
+        out = tmp_path / f"out-{weight}"
+        assert main([str(tmp_path / "c.csv"), "-o", str(out), "--quiet", "--format", "json",
+                     "--bootstrap", "200"]) == 0
+        overall = json.loads((out / "results.json").read_text())["overall"]
+        figures.append((overall["mean"]["speedup"], overall["geometric_mean"]["speedup"],
+                        overall["geometric_mean"]["ci"]))
+    assert figures[0] == figures[1]
+
+
+def test_a_read_only_folder_is_one_line_and_changes_nothing(tmp_path, monkeypatch, capsys):
+    import errno
+    from pathlib import Path
+
+    out = tmp_path / "out"
+    config = Path(__file__).parent.parent / "config.example.csv"
+    assert main([str(config), "-o", str(out), "--quiet", "--format", "json"]) == 0
+    before = (out / "results.json").read_bytes()
+
+    def read_only(self, data):
+        raise OSError(errno.EROFS, "Read-only file system", str(self))
+
+    monkeypatch.setattr(Path, "write_bytes", read_only)
+    assert main([str(config), "-o", str(out), "--quiet", "--format", "json", "--seed", "3"]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error == [f"speeduptest: error: could not write the reports in {out} (Read-only "
+                     "file system); it was not changed"]
+    assert (out / "results.json").read_bytes() == before
