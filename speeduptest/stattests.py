@@ -130,6 +130,9 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
         return ShapiroResult(None, None, n, note=f"defined for 3 to {SHAPIRO_MAX_SIZE} values")
     if _is_constant(x):
         return ShapiroResult(None, None, n, note="all values are identical")
+    # W is scale-invariant: at a scale near 1 (an exact power of two), scipy's zero-range
+    # guard (range below 1e-19 gives W = 1, p = 1) cannot mistake tiny times for constants.
+    x = np.ldexp(x, -int(np.frexp(np.max(np.abs(x)))[1]))
     result = stats.shapiro(x)
     return ShapiroResult(float(result.statistic), float(result.pvalue), n)
 
