@@ -13,10 +13,18 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.1.0"
 
-from .analysis import analyse_config
-from .compare import compare_files
-from .model import Results, Settings
-from .protocol import analyse_pair
-
 __all__ = ["Results", "Settings", "__version__", "analyse_config", "analyse_pair",
            "compare_files"]
+
+#: Where each name of the API lives: imported on first use (PEP 562), so that the command
+#: line answers --help without loading scipy and statsmodels.
+_API = {"analyse_config": "analysis", "compare_files": "compare", "Results": "model",
+        "Settings": "model", "analyse_pair": "protocol"}
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_API[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

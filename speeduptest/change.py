@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import special
 
 Call = Literal["faster", "slower", "unchanged", "uncertain"]
 Correction = Literal["bonferroni", "fcr", "none"]
@@ -93,6 +92,8 @@ class MeanRatio:
 
 def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:
     """|t| such that P(|T_df| > |t|) = p, accurate for tiny p (lower tail, no 1 − p/2)."""
+    from scipy import special  # here: the command line parses its options without scipy
+
     return -special.stdtrit(df, np.asarray(two_sided_p) / 2)
 
 
@@ -128,6 +129,8 @@ def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
     degrees of freedom on both sides it is Student's 2·P(T > |r − 1|/√(uᵢr² + uₒ)); otherwise
     it is found by bisection on log p (to about 1e-15 relative).
     """
+    from scipy import special
+
     r = ratio.speedup
     u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
     distance = (r - 1) ** 2

@@ -12,17 +12,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .analysis import analyse_config
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD
-from .compare import compare_files
-from .config import ConfigError
-from .hierarchy import variance_components
-from .model import RunInfo, Settings
-from .output import OutputError, check_output_folder, write_report_folder
-from .planning import plan_experiment
-from .readers import ReadOptions, read_source, select, split_reference
-from .render.terminal import render_plan, render_terminal
-from .reports import DEFAULT_FORMATS, FORMATS, render_formats
+from .output import (
+    DEFAULT_FORMATS,
+    FORMATS,
+    OutputError,
+    check_output_folder,
+    write_report_folder,
+)
+
+# The analysis, the readers and the renderers are imported where they are used: the options
+# are parsed (and --help answered) without scipy, statsmodels or matplotlib.
 
 EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED, EXIT_SLOWER = 0, 1, 2, 3
 EXIT_INTERNAL, EXIT_INTERRUPTED = 4, 130
@@ -250,6 +250,11 @@ def plan_main(argv: Sequence[str]) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
+    from .hierarchy import variance_components
+    from .planning import plan_experiment
+    from .readers import read_source, select, split_reference
+    from .render.terminal import render_plan
+
     file, name = split_reference(args.sample, Path())
     sample = select(read_source(file), name)
     if not sample.ok or sample.data is None:
@@ -310,6 +315,14 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
+    from .analysis import analyse_config
+    from .compare import compare_files
+    from .config import ConfigError
+    from .model import RunInfo, Settings
+    from .readers import ReadOptions
+    from .render.terminal import render_terminal
+    from .reports import render_formats
+
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,

@@ -23,6 +23,8 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
+DEFAULT_FORMATS = ("html", "pdf", "json")
 #: Every file a run may write (SPEC §6).
 REPORT_FILES = frozenset({
     "global.html", "benchmarks.html", "warnings.html", "errors.html", "global.pdf",

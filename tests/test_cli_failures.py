@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import speeduptest.analysis as analysis
 import speeduptest.cli as cli
 from speeduptest.cli import main
 
@@ -62,7 +63,7 @@ def test_the_output_folder_is_checked_before_any_work(tmp_path, capsys, monkeypa
     def no_analysis(*arguments, **options):
         raise AssertionError("analysed although the output folder is unusable")
 
-    monkeypatch.setattr(cli, "analyse_config", no_analysis)
+    monkeypatch.setattr(analysis, "analyse_config", no_analysis)
     (tmp_path / "out.txt").write_text("")
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("mine")
@@ -83,7 +84,7 @@ def test_an_internal_error_is_one_line_with_status_4(tmp_path, capsys, monkeypat
     def broken(*arguments, **options):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr(cli, "analyse_config", broken)
+    monkeypatch.setattr(analysis, "analyse_config", broken)
     assert main([CONFIG, "-o", str(tmp_path / "out")]) == 4
     line = one_error_line(capsys)
     assert line.startswith(f"speeduptest {cli.__version__}: internal error while analysing ")
@@ -101,3 +102,24 @@ def test_help_documents_the_exit_statuses(capsys):
         for status in ("0 every benchmark analysed", "1 reports written", "2 bad usage",
                        "3 with --fail-on-slowdown", "4 an internal error", "130 interrupted"):
             assert status in text
+
+
+def test_help_and_json_runs_import_only_what_they_need(tmp_path):
+    """--help answers without scipy, statsmodels or matplotlib; a JSON-only run never
+    imports matplotlib or weasyprint (the slow imports of the report formats)."""
+    import subprocess
+    import sys
+
+    check = (
+        "import sys\n"
+        "from speeduptest.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert not {'scipy.stats', 'statsmodels', 'pandas', 'matplotlib'} & set(sys.modules)\n"
+        f"assert main([{CONFIG!r}, '-o', {str(tmp_path / 'out')!r}, '--format', 'json',\n"
+        "             '--quiet', '--bootstrap', '200']) == 0\n"
+        "assert not {'matplotlib', 'weasyprint'} & set(sys.modules), sorted(sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
