@@ -1,19 +1,23 @@
 """Reading the config CSV: one row per benchmark (SPEC §3).
 
 Problems with one row become errors of that benchmark (with file and line) and the other rows
-are still read; problems that leave nothing to analyse raise :class:`ConfigError`.
+are still read (each line is read as CSV on its own, so that an unclosed quote cannot swallow
+the next row); problems that leave nothing to analyse raise :class:`ConfigError`. Messages
+quote cells short, never whole lines.
 """
 
 from __future__ import annotations
 
-import csv
+import errno
 import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import readers
 from .model import InputError, Notice, complement
 from .readers import split_reference
+from .samples import MAX_NAME, NON_FINITE, csv_rows, decimal, listed, quote, visible
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
 OPTIONAL_COLUMNS = ("weight", "confidence")
@@ -51,43 +55,67 @@ class Config:
 def _display(path: Path, selection: str | None) -> str:
     """How to show a sample: as the user can find it from the current folder."""
     shown = os.path.normpath(str(path))
-    return f"{shown}#{selection}" if selection else shown
+    return visible(f"{shown}#{selection}" if selection else shown)
 
 
 def _parse_weight(cell: str) -> tuple[float | None, str | None]:
     if cell == "":
         return 1.0, None
-    try:
-        weight = float(cell)
-    except ValueError:
-        return None, f"weight '{cell}' is not a number"
-    if not math.isfinite(weight) or weight <= 0:
-        return None, f"weight '{cell}' must be a finite number > 0"
+    weight = decimal(cell)
+    if weight is None and cell.lower() not in NON_FINITE:
+        return None, f"weight {quote(cell)} is not a number"
+    if weight is None or not math.isfinite(weight) or weight <= 0:
+        return None, f"weight {quote(cell)} must be a finite number > 0"
     return weight, None
 
 
 def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | None]:
     if cell == "":
         return default_alpha, None
-    try:
-        confidence = float(cell)
-    except ValueError:
-        return None, f"confidence '{cell}' is not a number"
-    if not 0 < confidence < 1:
-        hint = f" (write {confidence / 100:g} for {cell}%)" if 1 < confidence < 100 else ""
-        return None, f"confidence '{cell}' must be strictly between 0 and 1{hint}"
+    confidence = decimal(cell)
+    if confidence is None and cell.lower() not in NON_FINITE:
+        return None, f"confidence {quote(cell)} is not a number"
+    if confidence is None or not 0 < confidence < 1:
+        hint = (f" (write {confidence / 100:g} for {cell}%)"
+                if confidence is not None and 1 < confidence < 100 else "")
+        return None, f"confidence {quote(cell)} must be strictly between 0 and 1{hint}"
     return complement(confidence), None  # 1 − confidence, without binary noise
+
+
+def _path_problem(file: Path) -> str | None:
+    """Why the path of a sample file cannot even be looked at (it could not be resolved to
+    read it once): a symbolic link loop, or a name too long. Other problems (not found, not
+    readable) are found when the file is read."""
+    try:
+        os.stat(file)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            return f"cannot be read ({error.strerror})"
+    except ValueError:
+        return "cannot be read (invalid file name)"
+    return None
+
+
+def _shown_path(display: str) -> str:
+    """A path in a message: whole, unless it is too long to read."""
+    return display if len(display) <= 200 else quote(display, MAX_NAME)
 
 
 def _read_text(path: Path) -> str:
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(readers.MAX_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
     except IsADirectoryError:
         raise ConfigError(f"{path}: is a directory, not a config file") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
+    except ValueError:  # a NUL character in the path
+        raise ConfigError(f"{path}: cannot read the config file (invalid file name)") from None
+    if len(raw) > readers.MAX_BYTES:
+        raise ConfigError(f"{path}: the config file is larger than {readers.MAX_BYTES:,} bytes: "
+                          "not read")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -102,31 +130,26 @@ def _read_text(path: Path) -> str:
 def read_config(path: Path, default_alpha: float) -> Config:
     """Read the config at ``path``; rows without their own confidence get ``default_alpha``."""
     text = _read_text(path)
-    # Keep physical line numbers: comment and blank lines are skipped but still counted.
-    numbered = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
-                if line.strip() and not line.lstrip().startswith("#")]
-    if not numbered:
+    # Physical line numbers: comment and blank lines are skipped but still counted.
+    rows = csv_rows(text)
+    if not rows:
         raise ConfigError(f"{path}: the config is empty (it needs a header row and benchmarks)")
-    reader = csv.reader(line for _, line in numbered)
-    try:
-        rows = [(numbered[reader.line_num - 1][0], row) for row in reader]
-    except csv.Error as error:
-        raise ConfigError(f"{path}:{numbered[reader.line_num - 1][0]}: not valid CSV ({error})"
-                          ) from None
 
     header_line, header_cells = rows[0]
-    header = [cell.strip().lower() for cell in header_cells]
+    if isinstance(header_cells, str):
+        raise ConfigError(f"{path}:{header_line}: the header is {header_cells}")
+    header = [cell.lower() for cell in header_cells]
     missing = [column for column in REQUIRED_COLUMNS if column not in header]
     if missing:
         hint = (" The config must be comma-separated." if any(";" in c or "\t" in c for c in header)
                 else "")
         raise ConfigError(
             f"{path}:{header_line}: missing required column(s) {', '.join(missing)} in the header "
-            f"(found: {', '.join(header) or 'nothing'}).{hint}"
+            f"(found: {listed(header) or 'nothing'}).{hint}"
         )
     duplicated = sorted({column for column in header if header.count(column) > 1 and column})
     if duplicated:
-        raise ConfigError(f"{path}:{header_line}: column(s) {', '.join(duplicated)} appear twice")
+        raise ConfigError(f"{path}:{header_line}: column(s) {listed(duplicated)} appear twice")
     if len(rows) == 1:
         raise ConfigError(f"{path}: the config has a header but no benchmark rows")
     notices = []
@@ -134,7 +157,7 @@ def read_config(path: Path, default_alpha: float) -> Config:
     if unknown:
         notices.append(Notice(
             "config-unknown-columns",
-            f"{path}:{header_line}: column(s) {', '.join(unknown)} are not used and were ignored.",
+            f"{path}:{header_line}: column(s) {listed(unknown)} are not used and were ignored.",
             f"Known columns: {', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)}.",
         ))
 
@@ -142,18 +165,28 @@ def read_config(path: Path, default_alpha: float) -> Config:
     benchmarks = []
     for line, cells in rows[1:]:
         errors: list[str] = []
-        if len(cells) > len(header):
+        if isinstance(cells, str):  # not valid CSV: nothing of it can be trusted
+            errors.append(f"this row is {cells}")
+            cells = []
+        elif len(cells) > len(header):
             errors.append(f"this row has {len(cells)} cells but the header has {len(header)} "
                           "columns")
-        record = {column: (cells[i].strip() if i < len(cells) else "")
+        record = {column: (cells[i] if i < len(cells) else "")
                   for i, column in enumerate(header)}
-        name = record["benchmark"]
-        if not name:
+        name = visible(record["benchmark"])
+        if name != record["benchmark"]:
+            notices.append(Notice(
+                "config-name-replaced",
+                f"{path}:{line}: the benchmark name held control characters; they are shown "
+                f"as '\ufffd' (tabs as spaces): {quote(name, MAX_NAME)}.",
+                "Name benchmarks with printable characters."))
+        if not name and not errors:
             errors.append("the benchmark name is empty")
+        if not name:
             name = f"(line {line})"
         elif name in first_seen:
-            errors.append(f"duplicate benchmark name '{name}' (first defined at line "
-                          f"{first_seen[name]})")
+            errors.append(f"duplicate benchmark name {quote(name, MAX_NAME)} (first defined at "
+                          f"line {first_seen[name]})")
         else:
             first_seen[name] = line
         paths = {}
@@ -161,9 +194,13 @@ def read_config(path: Path, default_alpha: float) -> Config:
             if record[role]:
                 file, selection = split_reference(record[role], path.parent)
                 paths[role] = (file, _display(file, selection), selection)
+                problem = _path_problem(file)
+                if problem:
+                    errors.append(f"{role} sample file {_shown_path(paths[role][1])}: {problem}")
             else:
-                errors.append(f"the {role} sample file is not given")
                 paths[role] = (None, None, None)
+                if cells:  # (a row that is not valid CSV has its error already)
+                    errors.append(f"the {role} sample file is not given")
         weight, weight_error = _parse_weight(record.get("weight", ""))
         alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
         errors += [e for e in (weight_error, alpha_error) if e]

@@ -9,7 +9,9 @@
   measurements, so it names the measurement level instead of adding one.
 
 Every problem is reported with the file and line where it is, and reading goes on, so a user
-sees all the bad values of a file at once.
+sees the bad values of a file at once (the first few listed, the rest counted). Input is
+untrusted: messages quote at most ``MAX_QUOTE`` characters of a bad token, with control
+characters shown as escapes, so that no file can flood a report or the terminal.
 """
 
 from __future__ import annotations
@@ -27,11 +29,81 @@ from .notices import InputError, Notice
 #: The name of the measurement level when the file does not give one.
 MEASUREMENT_LEVEL = "iteration"
 
-# A plain decimal number; Python's float() would also take "1_000", "nan" and "infinity".
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
-#: Token errors listed per file before the rest are only counted.
-MAX_ERRORS_PER_FILE = 10
+# A plain decimal number in ASCII digits; Python's float() would also take "1_000", "nan",
+# "infinity" and other scripts' digits. Written so that a failing match is linear in the
+# token's length (no nested repetition to backtrack through).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+#: Problems listed per file (or per benchmark of a result file) before the rest are counted.
+MAX_LISTED = 3
+#: Characters of a bad token quoted in a message; names are quoted up to ``MAX_NAME``.
+MAX_QUOTE = 40
+MAX_NAME = 80
+# Characters that would break a line, a terminal or an encoder when shown: C0 and C1 controls,
+# lone surrogates (from JSON escapes), line and paragraph separators, bidirectional overrides.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                          "\ud800-\udfff]")
+_SPACING = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x85\u2028\u2029")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that cannot be shown safely replaced: tabs and line
+    breaks by a space, other control characters and lone surrogates by U+FFFD (�)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNPRINTABLE.sub(lambda m: " " if m.group() in _SPACING else "\ufffd", text)
+
+
+def shortened(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` for a message: at most ``limit`` characters (cut with "…"), control characters
+    and lone surrogates as escapes (``\\x1b``, ``\\ud800``)."""
+    shown = _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text[: limit + 1])
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def quote(text: str, limit: int = MAX_QUOTE) -> str:
+    """``'text'``, shortened, with the length given when it was cut."""
+    length = f" ({len(text):,} characters)" if len(text) > limit else ""
+    return f"'{shortened(text, limit)}'{length}"
+
+
+def physical_lines(text: str) -> list[str]:
+    """The lines of ``text`` as an editor numbers them: only CR, LF and CRLF end a line
+    (``str.splitlines`` would also split at form feeds, U+0085 and U+2028)."""
+    lines = _LINE_END.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def decimal(cell: str) -> float | None:
+    """A plain decimal number (ASCII digits, no underscores), or None."""
+    return float(cell) if _NUMBER.fullmatch(cell) else None
+
+
+class ErrorList:
+    """Problems of one file or benchmark: the first ``MAX_LISTED`` listed, the rest counted."""
+
+    def __init__(self, path: str, what: str = "problems") -> None:
+        self.path = path
+        self.what = what
+        self.errors: list[InputError] = []
+        self.skipped = 0
+
+    def add(self, message: str, line: int | None = None) -> None:
+        if len(self.errors) < MAX_LISTED:
+            self.errors.append(InputError(self.path, line, message))
+        else:
+            self.skipped += 1
+
+    def result(self) -> tuple[InputError, ...]:
+        more = [InputError(self.path, None, f"and {self.skipped} more {self.what}")
+                ] if self.skipped else []
+        return tuple(self.errors + more)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,37 +143,36 @@ class Sample:
 
 def number_problem(token: str) -> tuple[float | None, str | None]:
     """Parse one token: (value, None) or (None, what is wrong with it)."""
-    if token.lower() in _NON_FINITE:
-        return None, f"'{token}' is not a finite number"
-    if not _NUMBER.fullmatch(token):
+    if token.lower() in NON_FINITE:
+        return None, f"{quote(token)} is not a finite number"
+    value = decimal(token)
+    if value is None:
         hint = "; separate values with white space" if "," in token or ";" in token else ""
-        return None, f"'{token}' is not a number{hint}"
-    value = float(token)
+        return None, f"{quote(token)} is not a number{hint}"
     if not math.isfinite(value):
-        return None, f"'{token}' overflows to infinity"
+        return None, f"{quote(token)} overflows to infinity"
+    shown = shortened(token)
+    mantissa = re.split("[eE]", token, maxsplit=1)[0]
+    if value == 0 and not token.startswith("-") and any(c in mantissa for c in "123456789"):
+        return None, f"{shown} is too small for a float (it rounds to 0; it must be > 0)"
     if value <= 0:
-        return None, f"{token} is not a valid execution time (it must be > 0)"
+        return None, f"{shown} is not a valid execution time (it must be > 0)"
     return value, None
 
 
 def parse_sample_text(text: str, path: str) -> Sample:
     """Parse the text of a sample file; ``path`` is only used to locate errors."""
     values: list[float] = []
-    errors: list[InputError] = []
-    skipped = 0
-    for line_number, line in enumerate(text.splitlines(), start=1):
+    errors = ErrorList(path, "bad values")
+    for line_number, line in enumerate(physical_lines(text), start=1):
         for token in line.split("#", 1)[0].split():
             value, problem = number_problem(token)
             if problem is None:
                 values.append(value)
-            elif len(errors) < MAX_ERRORS_PER_FILE:
-                errors.append(InputError(path, line_number, problem))
             else:
-                skipped += 1
-    if skipped:
-        errors.append(InputError(path, None, f"and {skipped} more bad values"))
+                errors.add(problem, line_number)
     data = Hierarchy.flat(values) if values else None
-    return Sample(path, data, tuple(errors))
+    return Sample(path, data, errors.result())
 
 
 def csv_rows(text: str) -> list[tuple[int, list[str] | str]]:
@@ -111,7 +182,7 @@ def csv_rows(text: str) -> list[tuple[int, list[str] | str]]:
     unclosed quote) gives the reason as a string instead of its cells.
     """
     rows: list[tuple[int, list[str] | str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(physical_lines(text), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
@@ -153,34 +224,58 @@ def parse_sample_csv(text: str, path: str) -> Sample:
     if isinstance(header, str):
         return Sample(path, None, (InputError(path, header_line, header),))
     header = [cell.lower() for cell in header]
-    if "value" not in header:
-        return Sample(path, None, (InputError(
-            path, header_line,
-            f"a .csv sample needs a 'value' column (found: {', '.join(header)})"),))
+    problem = header_problem(header, ("value",), "a .csv sample")
+    if problem is not None:
+        return Sample(path, None, (InputError(path, header_line, problem),))
     value_column = header.index("value")
-    levels = [name for i, name in enumerate(header) if i != value_column]
-    errors: list[InputError] = []
+    levels = [level_name(name) for i, name in enumerate(header) if i != value_column]
+    errors = ErrorList(path)
     measurements = []
     for line_number, cells in body:
         if isinstance(cells, str):
-            errors.append(InputError(path, line_number, cells))
+            errors.add(cells, line_number)
             continue
         if len(cells) != len(header):
-            errors.append(InputError(path, line_number, f"{len(cells)} cells, the header has "
-                                     f"{len(header)}"))
+            errors.add(f"{len(cells)} cells, the header has {len(header)}", line_number)
             continue
         value, problem = number_problem(cells[value_column])
         keys = tuple(cell for i, cell in enumerate(cells) if i != value_column)
         if problem is None and any(key == "" for key in keys):
             problem = "a grouping cell is empty"
         if problem is not None:
-            if len(errors) < MAX_ERRORS_PER_FILE:
-                errors.append(InputError(path, line_number, problem))
+            errors.add(problem, line_number)
             continue
         measurements.append((keys, value))
     if errors or not measurements:
-        return Sample(path, None, tuple(errors))
+        return Sample(path, None, errors.result())
     return Sample(path, hierarchy_from_rows(measurements, levels))
+
+
+def listed(cells: list[str], limit: int = 8) -> str:
+    """Cells of a header for a message: a few, each quoted short."""
+    more = f", … ({len(cells) - limit} more)" if len(cells) > limit else ""
+    return ", ".join(quote(cell) for cell in cells[:limit]) + more
+
+
+def header_problem(header: list[str], required: tuple[str, ...], what: str) -> str | None:
+    """Why a CSV header (lower case) cannot be used: a required column missing, a column
+    named twice (which one would hold the values?) or a column without a name."""
+    missing = [name for name in required if name not in header]
+    if missing:
+        columns = " and ".join(f"'{name}'" for name in missing)
+        return f"{what} needs a {columns} column (found: {listed(header)})"
+    duplicated = sorted({name for name in header if header.count(name) > 1})
+    if duplicated:
+        return f"column(s) {listed(duplicated)} appear more than once in the header"
+    if "" in header:
+        return f"column {header.index('') + 1} of the header has no name"
+    return None
+
+
+def level_name(cell: str) -> str:
+    """A grouping column's name as a level name: printable and short."""
+    name = visible(cell)
+    return name if len(name) <= MAX_QUOTE else name[: MAX_QUOTE - 1] + "…"
 
 
 def _collapse_last(tree: dict, depth: int):

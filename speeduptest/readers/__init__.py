@@ -12,13 +12,17 @@ Problems are located as precisely as the format allows: a line for text formats,
 and run for JSON formats. A problem that cannot be tied to one benchmark of a file (a truncated
 JSON document, a line without a benchmark name) is reported for every benchmark read from that
 file: no value is ever dropped without the user being told.
+
+Files are untrusted input: whatever their content, reading them raises nothing (problems become
+located errors), no file larger than ``MAX_BYTES`` is read and no gzip file is decompressed
+beyond it, and names holding control characters or invalid text (a lone surrogate from a JSON
+escape) are shown with those characters replaced, with a warning.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import gzip
 import hashlib
 import json
 import os
@@ -27,9 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..samples import Sample, parse_sample_csv, parse_sample_text
+from ..notices import Notice
+from ..samples import (
+    MAX_NAME,
+    Sample,
+    parse_sample_csv,
+    parse_sample_text,
+    shortened,
+    visible,
+)
 from . import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
-from .common import InputError, SourceFile
+from .common import InputError, SourceFile, named
 
 __all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "read_source", "select",
            "split_reference"]
@@ -46,6 +58,11 @@ class ReadOptions:
 DEFAULT_OPTIONS = ReadOptions()
 
 
+#: No file larger than this is read, and no gzip file is decompressed beyond it.
+MAX_BYTES = 1 << 30
+#: Decompressed at a time, so that a gzip bomb is stopped soon after ``MAX_BYTES``.
+_CHUNK = 1 << 24
+
 #: Shown when a JSON document is none of the formats known.
 JSON_FORMATS = ("pyperf, hyperfine --export-json, Google Benchmark --benchmark_format=json, "
                 "JMH -rf json")
@@ -55,11 +72,53 @@ def split_reference(reference: str, base: Path) -> tuple[Path, str | None]:
     """``path#name`` → (path, name), relative to ``base``. The split is at the first ``#``
     after which a file exists, so that both paths and names may hold a ``#`` (hyperfine
     names a command by its command line: ``gzip -9 # level``)."""
-    if "#" not in reference or (base / reference).is_file():
+    if "#" not in reference or _is_file(base / reference):
         return base / reference, None
     cuts = [i for i, character in enumerate(reference) if character == "#"]
-    cut = next((i for i in cuts if (base / reference[:i]).is_file()), cuts[0])
+    cut = next((i for i in cuts if _is_file(base / reference[:i])), cuts[0])
     return base / reference[:cut], reference[cut + 1:].strip() or None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False when it cannot be known (a path too long, a symbolic
+    link loop: ``Path.is_file`` raises for some of these)."""
+    return os.path.isfile(path)
+
+
+def _size(count: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:g} {unit}"
+    return f"{count} bytes"
+
+
+def _gunzip(raw: bytes, limit: int) -> tuple[bytes | None, str | None]:
+    """The content of a gzip file (all its members), or why it cannot be had: damaged,
+    truncated, or more than ``limit`` bytes once decompressed (a decompression bomb is stopped
+    there, not decompressed whole)."""
+    out = bytearray()
+    data = raw
+    while True:
+        decompressor = zlib.decompressobj(wbits=31)  # one gzip member
+        try:
+            while not decompressor.eof:
+                chunk = decompressor.decompress(data, _CHUNK)
+                data = decompressor.unconsumed_tail
+                if not chunk and not data:
+                    break  # out of input before the end of the member
+                out += chunk
+                if len(out) > limit:
+                    return None, f"decompresses to more than {_size(limit)}: not read"
+        except zlib.error as error:
+            return None, f"cannot be decompressed ({error}): is it damaged?"
+        if not decompressor.eof:
+            return None, "cannot be decompressed (it ends early): was it truncated?"
+        data = decompressor.unused_data.lstrip(b"\x00")  # gzip allows zero padding
+        if not data:
+            return bytes(out), None
+        if data[:2] != b"\x1f\x8b":
+            return None, ("cannot be decompressed (data after the end of the compressed "
+                          "stream): is it damaged?")
 
 
 def _json_problem(error: json.JSONDecodeError, text: str) -> str:
@@ -75,6 +134,13 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         return SourceFile(path, "JSON", (), problem=_json_problem(error, text))
+    except RecursionError:
+        return SourceFile(path, "JSON", (), problem=(
+            "is not read: its JSON is nested too deeply (lists or objects inside one another "
+            "more deeply than Python can read)"))
+    except ValueError:  # an integer of more digits than Python converts (4300)
+        return SourceFile(path, "JSON", (), problem=(
+            "is not read: it holds a number with too many digits to be a time"))
     if isinstance(document, dict):
         if "context" in document and isinstance(document.get("benchmarks"), list):
             return google_benchmark.parse(document, path, options.time)
@@ -92,13 +158,15 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
 def parse_source(raw: bytes, path: str, filename: str,
                  options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
     """Recognise the format of a file's content and read it. ``path`` locates errors."""
+    return _printable(_parse(raw, path, filename, options))
+
+
+def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> SourceFile:
     suffixes = [suffix.lower() for suffix in Path(filename).suffixes]
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as error:
-            return SourceFile(path, "gzip", (), problem=f"cannot be decompressed ({error}): "
-                              "was it truncated?")
+        raw, problem = _gunzip(raw, MAX_BYTES)
+        if raw is None:
+            return SourceFile(path, "gzip", (), problem=problem)
         suffixes = suffixes[:-1] if suffixes[-1:] == [".gz"] else suffixes
     try:
         text = raw.decode("utf-8-sig")
@@ -124,27 +192,97 @@ def read_source(file: Path, display: str | None = None,
                 options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
     """Read and recognise a file; ``display`` is how its path is shown to the user (by
     default, the path as given, normalised)."""
-    display = display if display is not None else os.path.normpath(str(file))
+    display = visible(display if display is not None else os.path.normpath(str(file)))
     try:
-        raw = file.read_bytes()
+        with file.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_BYTES:
+                return SourceFile(display, "file", (),
+                                  problem=f"is larger than {_size(MAX_BYTES)}: not read")
+            raw = handle.read(MAX_BYTES + 1)  # a device or pipe states no size
     except FileNotFoundError:
         return SourceFile(display, "file", (), problem="file not found")
     except IsADirectoryError:
         return SourceFile(display, "file", (), problem="is a directory, not a file")
     except OSError as error:
         return SourceFile(display, "file", (), problem=f"cannot be read ({error.strerror})")
+    except ValueError:  # a NUL character in the path
+        return SourceFile(display, "file", (), problem="cannot be read (invalid file name)")
+    if len(raw) > MAX_BYTES:
+        return SourceFile(display, "file", (), problem=f"is larger than {_size(MAX_BYTES)}: "
+                          "not read")
     source = parse_source(raw, display, file.name, options)
     return dataclasses.replace(source, sha256=hashlib.sha256(raw).hexdigest())
 
 
+def _printable(source: SourceFile) -> SourceFile:
+    """Names with control characters or lone surrogates shown with those replaced (U+FFFD;
+    tabs and line breaks as spaces), with a warning; any such character left in a message
+    replaced too, so that nothing read can break a terminal, a report or an encoder."""
+    samples, changed = [], False
+    for sample in source.samples:
+        name = None if sample.name is None else visible(sample.name)
+        variant = None if sample.variant is None else visible(sample.variant)
+        if (name, variant) != (sample.name, sample.variant):
+            shown = "/".join(part for part in (variant, name) if part)
+            sample = dataclasses.replace(sample, name=name, variant=variant, notices=(
+                *sample.notices, Notice(
+                    "input-name-replaced",
+                    f"{source.path}: the name {named(shown)} held control characters or "
+                    "invalid text (a lone surrogate); they are shown as '\ufffd' (tabs and line "
+                    "breaks as spaces).",
+                    "Give the benchmark a printable name in the tool (e.g. hyperfine "
+                    "--command-name); in the config, name it as shown here.")))
+            changed = True
+        samples.append(dataclasses.replace(
+            sample, problem=_visible(sample.problem),
+            errors=tuple(_visible_error(error) for error in sample.errors),
+            notes=tuple(visible(note) for note in sample.notes)))
+    if changed:  # names that differed only by such characters cannot be told apart
+        samples = _mark_same_labels(samples)
+    return dataclasses.replace(
+        source, samples=tuple(samples), problem=_visible(source.problem),
+        errors=tuple(_visible_error(error) for error in source.errors))
+
+
+def _visible(text: str | None) -> str | None:
+    return None if text is None else visible(text)
+
+
+def _visible_error(error: InputError) -> InputError:
+    message = visible(error.message)
+    return error if message == error.message else dataclasses.replace(error, message=message)
+
+
+def _mark_same_labels(samples: list[Sample]) -> list[Sample]:
+    counts: dict[str, int] = {}
+    for sample in samples:
+        counts[sample.label] = counts.get(sample.label, 0) + 1
+    return [sample if counts[sample.label] == 1 else Sample(
+        sample.path, None, (InputError(sample.path, None, (
+            f"{counts[sample.label]} benchmarks are named {named(sample.label)} once their "
+            "control characters are replaced: speeduptest cannot tell which one to use")),),
+        name=sample.name, variant=sample.variant, unit=sample.unit, notices=sample.notices)
+        for sample in samples]
+
+
 def _matches(sample: Sample, name: str) -> bool:
-    return name in (sample.name, sample.label)
+    return name in (sample.name, sample.label) or visible(name) in (sample.name, sample.label)
 
 
 def _listing(samples: tuple[Sample, ...] | list[Sample], limit: int = 8) -> str:
     labels = [sample.label for sample in samples]
     more = f", … ({len(labels) - limit} more)" if len(labels) > limit else ""
-    return ", ".join(f"'{label}'" for label in labels[:limit]) + more
+    return ", ".join(named(label) for label in labels[:limit]) + more
+
+
+def _guess(name: str, labels: list[str]) -> str:
+    """"; did you mean 'X'?" for a close label (short names only: the comparison is slow on
+    long ones)."""
+    if len(name) > 200:
+        return ""
+    close = difflib.get_close_matches(name, [label for label in labels[:10_000]
+                                             if len(label) <= 200], 1)
+    return f"; did you mean {named(close[0])}?" if close else ""
 
 
 def _failed(source: SourceFile, display: str, problem: str) -> Sample:
@@ -164,8 +302,8 @@ def select(source: SourceFile, name: str | None) -> Sample:
     The result carries every problem that concerns it: its own, and those of its file that no
     benchmark could be blamed for.
     """
-    display = f"{source.path}#{name}" if name else source.path
-    wanted = f"benchmark '{name}'" if name else "it"
+    display = f"{source.path}#{shortened(visible(name), MAX_NAME)}" if name else source.path
+    wanted = f"benchmark {named(name)}" if name else "it"
     if source.problem is not None:
         what = f"; {wanted} cannot be read" if name else ""
         return _failed(source, display, f"{source.problem}{what}")
@@ -181,14 +319,16 @@ def select(source: SourceFile, name: str | None) -> Sample:
     else:
         chosen = [sample for sample in source.samples if _matches(sample, name)]
         if not chosen:
-            close = difflib.get_close_matches(name, [s.label for s in source.samples], 1)
-            guess = f"; did you mean '{close[0]}'?" if close else ""
+            guess = _guess(name, [s.label for s in source.samples])
             return _failed(source, display, (
-                f"has no benchmark '{name}' (this {source.format} file holds "
+                f"has no benchmark {named(name)} (this {source.format} file holds "
                 f"{_listing(source.samples)}){guess}"))
+        if len(chosen) > 1 and len({sample.label for sample in chosen}) == 1 and all(
+                sample.errors for sample in chosen):
+            chosen = chosen[:1]  # a name the file repeats: the error says so
         if len(chosen) > 1:
             return _failed(source, display, (
-                f"has {len(chosen)} benchmarks matching '{name}' ({_listing(chosen)}); "
+                f"has {len(chosen)} benchmarks matching {named(name)} ({_listing(chosen)}); "
                 "name one of them"))
     if not chosen:
         return Sample(display, None, source.errors, sha256=source.sha256)
@@ -202,18 +342,20 @@ def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
         raise ValueError(f"{source.path}: {source.problem}")
     samples = list(source.samples)
     if variant is not None:
-        samples = [s for s in samples if variant in (s.variant, s.name)]
+        samples = [s for s in samples if variant in (s.variant, s.name)
+                   or visible(variant) in (s.variant, s.name)]
         if not samples:
             choices = sorted({s.variant or s.name or "" for s in source.samples} - {""})
-            close = difflib.get_close_matches(variant, choices, 1)
-            guess = f"; did you mean '{close[0]}'?" if close else ""
-            raise ValueError(f"{source.path}: no version or benchmark '{variant}' (it holds: "
-                             f"{', '.join(choices[:12]) or 'nothing'}){guess}")
+            shown = ", ".join(shortened(choice, MAX_NAME) for choice in choices[:12]) or "nothing"
+            raise ValueError(f"{source.path}: no version or benchmark {named(variant)} (it "
+                             f"holds: {shown}){_guess(variant, choices)}")
     variants = sorted({s.variant for s in samples if s.variant})
     if len(variants) > 1:
+        shown = ", ".join(shortened(v, MAX_NAME) for v in variants[:12]) + (
+            ", …" if len(variants) > 12 else "")
         raise ValueError(
-            f"{source.path} holds {len(variants)} versions ({', '.join(variants)}): choose one "
-            f"with {source.path}#VERSION")
+            f"{source.path} holds {len(variants)} versions ({shown}): choose one with "
+            f"{source.path}#VERSION")
     return [_in_file(source, s, f"{source.path}#{s.label}" if s.label else source.path)
             for s in samples]
 

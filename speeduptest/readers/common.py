@@ -11,11 +11,19 @@ import numpy as np
 
 from ..hierarchy import Hierarchy
 from ..notices import InputError, Notice, counted, plural
-from ..samples import Sample, hierarchy_from_rows
+from ..samples import (
+    MAX_NAME,
+    MAX_QUOTE,
+    ErrorList,
+    Sample,
+    hierarchy_from_rows,
+    quote,
+    visible,
+)
 from .units import SECONDS, seconds_per
 
-#: Bad values listed per benchmark before the rest are only counted.
-MAX_ERRORS = 10
+__all__ = ["MAX_NAME", "ErrorList", "quote", "visible"]
+
 #: Fewer top-level units (processes, forks, invocations) than this are not enough to analyse
 #: as independent observations; their measurements are then taken as the observations.
 MIN_GROUPS = 3
@@ -49,39 +57,66 @@ def value_problem(value: object) -> str | None:
     """Why a value taken from a JSON document is not an execution time, or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"{json_repr(value)} is not a number"
+    if isinstance(value, int) and value.bit_length() > 1000:  # float() would overflow
+        return f"{json_repr(value)} is too large for a float"
     if not math.isfinite(value):
         return f"{value} is not a finite number"
     if value <= 0:
-        return f"{value} is not a valid execution time (it must be > 0)"
+        return f"{json_repr(value)} is not a valid execution time (it must be > 0)"
     return None
 
 
-def json_repr(value: object) -> str:
-    text = repr(value) if not isinstance(value, str) else f"'{value}'"
-    return text if len(text) <= 40 else text[:37] + "…"
+def named(name: str) -> str:
+    """A benchmark's name in a message: quoted, printable, not too long."""
+    return quote(name, MAX_NAME)
 
 
-class ErrorList:
-    """Errors of one benchmark, the first few listed and the rest counted."""
+def json_repr(value: object, limit: int = MAX_QUOTE) -> str:
+    """A JSON value in a message, at most about ``limit`` characters whatever its size or
+    depth; strings quoted with their control characters escaped."""
+    if isinstance(value, str):
+        return quote(value, limit)
+    text = _preview(value, 0)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.errors: list[InputError] = []
-        self.skipped = 0
 
-    def add(self, message: str, line: int | None = None) -> None:
-        if len(self.errors) < MAX_ERRORS:
-            self.errors.append(InputError(self.path, line, message))
+def _preview(value: object, depth: int) -> str:
+    """A bounded rendering: a few items of a few levels (never the whole of a deep or huge
+    document, which ``repr`` would render, or fail to)."""
+    if isinstance(value, str):
+        return quote(value, 12)
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, int):
+        digits = value.bit_length() * 0.30103
+        return str(value) if digits < 60 else f"(a number of about {digits:.0f} digits)"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, dict)):
+        if depth >= 3:
+            return "[…]" if isinstance(value, list) else "{…}"
+        items = list(value.items())[:4] if isinstance(value, dict) else value[:4]
+        if isinstance(value, dict):
+            shown = [f"{_preview(k, depth + 1)}: {_preview(v, depth + 1)}" for k, v in items]
         else:
-            self.skipped += 1
+            shown = [_preview(item, depth + 1) for item in items]
+        more = ", …" if len(value) > 4 else ""
+        opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+        return opening + ", ".join(shown) + more + closing
+    return type(value).__name__
 
-    def result(self) -> tuple[InputError, ...]:
-        more = [InputError(self.path, None, f"and {self.skipped} more bad values")
-                ] if self.skipped else []
-        return tuple(self.errors + more)
 
-    def __bool__(self) -> bool:
-        return bool(self.errors)
+def in_seconds(value: float, factor: float, rate: bool = False) -> tuple[float | None, str | None]:
+    """A time converted to seconds (``factor`` seconds per unit; a rate is inverted), or why
+    it cannot be: converted, it must still be a finite number > 0."""
+    try:
+        seconds = factor / value if rate else value * factor
+    except (OverflowError, ZeroDivisionError):
+        seconds = math.inf
+    if math.isfinite(seconds) and seconds > 0:
+        return seconds, None
+    what = "overflows" if not math.isfinite(seconds) else "underflows to 0"
+    return None, f"{json_repr(value)} {what} once converted to seconds"
 
 
 def time_factor(unit: object, errors: ErrorList, where: str) -> float | None:
@@ -106,7 +141,8 @@ def with_enough_units(sample: Sample) -> Sample:
     merged = Hierarchy(root, data.level_names[1:])
     notice = Notice(
         "few-top-level-units",
-        f"{sample.path}: '{sample.label}' has only {counted(data.top_level_means.size, upper)}: "
+        f"{sample.path}: {named(sample.label)} has only "
+        f"{counted(data.top_level_means.size, upper)}: "
         f"its {counted(merged.top_level_means.size, lower)} were taken as the independent "
         "measurements.",
         f"Variation between {plural(upper)} is not captured, so the tests and intervals may be "
@@ -181,7 +217,8 @@ def mark_duplicates(samples: list[Sample], kind: str) -> list[Sample]:
     return [
         sample if counts[sample.label] == 1 else Sample(
             sample.path, None, (InputError(sample.path, None, (
-                f"{kind} '{sample.label}' appears {counts[sample.label]} times in the file: "
+                f"{kind} {named(sample.label)} appears {counts[sample.label]} times in the "
+                "file: "
                 "speeduptest cannot tell which one to use")),),
             name=sample.name, variant=sample.variant, unit=sample.unit)
         for sample in samples

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..notices import InputError
 from .common import (
     ErrorList,
     SourceFile,
+    in_seconds,
+    json_repr,
     make_sample,
     mark_duplicates,
+    named,
     time_factor,
     value_problem,
 )
@@ -34,13 +36,16 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
     repetitions: dict[str, list[dict]] = {}
     aggregated: set[str] = set()
     errors: dict[str, ErrorList] = {}
-    file_errors: list[InputError] = []
+    file_errors = ErrorList(path)  # entries that belong to no benchmark known
     for position, entry in enumerate(document["benchmarks"], start=1):
         if not isinstance(entry, dict):
-            file_errors.append(InputError(path, None, f"entry #{position} of 'benchmarks' is "
-                                          "not a JSON object"))
+            file_errors.add(f"entry #{position} of 'benchmarks' is not a JSON object")
             continue
-        name = str(entry.get("run_name") or entry.get("name") or f"entry #{position}")
+        name = entry.get("run_name") or entry.get("name") or f"entry #{position}"
+        if not isinstance(name, str):
+            file_errors.add(f"entry #{position} of 'benchmarks': its name {json_repr(name)} is "
+                            "not a string")
+            continue
         kind = entry.get("aggregate_name")
         if "run_name" not in entry:  # older versions: an aggregate is named NAME_mean
             base, _, suffix = name.rpartition("_")
@@ -58,9 +63,10 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
             aggregated.add(name)
         elif entry.get("error_occurred"):
             index = entry.get("repetition_index")
-            number = index + 1 if isinstance(index, int) else "?"
-            errors[name].add(f"benchmark '{name}' failed in repetition {number}: "
-                             f"{entry.get('error_message', 'no message')}")
+            number = index + 1 if isinstance(index, int) and not isinstance(index, bool) else "?"
+            message = entry.get("error_message", "no message")
+            message = json_repr(message, 120) if isinstance(message, str) else json_repr(message)
+            errors[name].add(f"benchmark {named(name)} failed in repetition {number}: {message}")
         else:
             repetitions[name].append(entry)
     samples = []
@@ -68,15 +74,17 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
         errors_of = errors[name]
         times = []
         for number, entry in enumerate(repetitions[name], start=1):
-            where = f"benchmark '{name}', repetition {number}"
+            where = f"benchmark {named(name)}, repetition {number}"
             factor = time_factor(entry.get("time_unit", "ns"), errors_of, where)
             problem = value_problem(entry.get(field))
+            if problem is None and factor is not None:
+                seconds, problem = in_seconds(entry[field], factor)
+                if seconds is not None:
+                    times.append(seconds)
             if problem:
                 errors_of.add(f"{where}: {field} {problem}")
-            elif factor is not None:
-                times.append(entry[field] * factor)
         if not repetitions[name] and not errors_of:
-            errors_of.add(f"benchmark '{name}' has aggregate rows only (mean, median, …), no "
+            errors_of.add(f"benchmark {named(name)} has aggregate rows only (mean, median, …), no "
                           "repetitions: run it with --benchmark_repetitions=N (N ≥ 3) and "
                           "without --benchmark_report_aggregates_only")
         notes = [f"{len(times)} repetitions, {time} time"]
@@ -84,4 +92,4 @@ def parse(document: dict, path: str, time: Literal["real", "cpu"] = "real") -> S
             notes.append("aggregate rows left out")
         samples.append(make_sample(path, name, times, ("repetition",), errors_of, notes))
     return SourceFile(path, "Google Benchmark", tuple(mark_duplicates(samples, "benchmark")),
-                      errors=tuple(file_errors))
+                      errors=file_errors.result())

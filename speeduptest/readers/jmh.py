@@ -17,12 +17,21 @@ from .common import (
     ErrorList,
     SourceFile,
     disambiguate,
+    in_seconds,
     json_repr,
     make_sample,
     mark_duplicates,
+    named,
     value_problem,
 )
 from .units import seconds_per
+
+#: The largest count of a histogram bin taken (beyond it, counts lose precision as floats).
+MAX_COUNT = 2**53
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json_repr(value)
 
 
 def _name(entry: dict, position: int) -> str:
@@ -30,7 +39,7 @@ def _name(entry: dict, position: int) -> str:
     name = name if isinstance(name, str) and name else f"entry #{position}"
     params = entry.get("params")
     if isinstance(params, dict) and params:
-        name += " [" + ", ".join(f"{key}={value}" for key, value in params.items()) + "]"
+        name += " [" + ", ".join(f"{key}={_text(value)}" for key, value in params.items()) + "]"
     return name
 
 
@@ -46,6 +55,27 @@ def _conversion(unit: object) -> tuple[float, bool] | None:
     return None
 
 
+def _histogram_mean(histogram: object) -> tuple[float | None, str | None]:
+    """The mean of one iteration's ``[[value, count], …]`` histogram, or what is wrong."""
+    if not isinstance(histogram, list) or not histogram:
+        return None, f"{json_repr(histogram)} is not a list of [value, count] pairs"
+    total = weight = 0.0
+    for pair in histogram:
+        if not isinstance(pair, list) or len(pair) != 2:
+            return None, f"{json_repr(pair)} is not a [value, count] pair"
+        value, count = pair
+        problem = value_problem(value)
+        if problem:
+            return None, problem
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+            return None, f"count {json_repr(count)} is not a whole number ≥ 0"
+        total += value * count
+        weight += count
+    if weight == 0:
+        return None, "its counts are all 0"
+    return total / weight, None
+
+
 def _iterations(metric: dict, where: str, errors: ErrorList) -> list[list[float]]:
     """The raw score of every measurement iteration, per fork."""
     if isinstance(metric.get("rawData"), list):
@@ -57,12 +87,13 @@ def _iterations(metric: dict, where: str, errors: ErrorList) -> list[list[float]
                 errors.add(f"{where}: rawDataHistogram fork {number} is not a list")
                 continue
             scores = []
-            for histogram in fork:
-                try:
-                    pairs = [(float(value), int(count)) for value, count in histogram]
-                    scores.append(sum(v * c for v, c in pairs) / sum(c for _, c in pairs))
-                except (TypeError, ValueError, ZeroDivisionError):
-                    errors.add(f"{where}: a rawDataHistogram entry is not [value, count] pairs")
+            for index, histogram in enumerate(fork, start=1):
+                score, problem = _histogram_mean(histogram)
+                if problem:
+                    errors.add(f"{where}, fork {number}, iteration {index}: rawDataHistogram "
+                               f"{problem}")
+                else:
+                    scores.append(score)
             forks.append(scores)
     else:
         errors.add(f"{where}: no rawData (the per-iteration scores) in primaryMetric")
@@ -84,7 +115,7 @@ def _benchmark(entry: object, position: int, path: str):
         errors.add(f"entry #{position}: not a JMH result (no primaryMetric)")
         return make_sample(path, f"entry #{position}", [], ("fork", "iteration"), errors)
     name = _name(entry, position)
-    where = f"benchmark '{name}'"
+    where = f"benchmark {named(name)}"
     metric = entry["primaryMetric"]
     conversion = _conversion(metric.get("scoreUnit"))
     if conversion is None:
@@ -94,8 +125,16 @@ def _benchmark(entry: object, position: int, path: str):
     if errors:
         return make_sample(path, name, [], ("fork", "iteration"), errors)
     factor, rate = conversion
-    times = [[factor / score if rate else score * factor for score in fork] for fork in forks]
-    notes = [f"{len(times)} forks, mode {entry.get('mode', '?')}"]
+    times = []
+    for number, fork in enumerate(forks, start=1):
+        times.append([])
+        for index, score in enumerate(fork, start=1):
+            seconds, problem = in_seconds(score, factor, rate)
+            if problem:
+                errors.add(f"{where}, fork {number}, iteration {index}: {problem}")
+            else:
+                times[-1].append(seconds)
+    notes = [f"{len(times)} forks, mode {_text(entry.get('mode', '?'))}"]
     if rate:
         notes.append(f"throughput ({metric['scoreUnit']}) turned into time per operation")
     return make_sample(path, name, times, ("fork", "iteration"), errors, notes)
@@ -104,6 +143,6 @@ def _benchmark(entry: object, position: int, path: str):
 def parse(document: list, path: str) -> SourceFile:
     samples = [_benchmark(entry, position, path)
                for position, entry in enumerate(document, start=1)]
-    modes = [str(entry.get("mode", "")) if isinstance(entry, dict) else "" for entry in document]
-    samples = disambiguate(samples, modes)  # -bm avgt,thrpt: one entry per mode
+    modes = [entry.get("mode") if isinstance(entry, dict) else "" for entry in document]
+    samples = disambiguate(samples, [mode if isinstance(mode, str) else "" for mode in modes])
     return SourceFile(path, "JMH", tuple(mark_duplicates(samples, "benchmark")))

@@ -9,9 +9,16 @@ are). Every other column is a grouping level, highest first, exactly as in a hie
 
 from __future__ import annotations
 
-from ..notices import InputError
-from ..samples import csv_rows, number_problem
-from .common import ErrorList, SourceFile, cut_last_line, grouped_sample
+from ..samples import (
+    MAX_NAME,
+    csv_rows,
+    header_problem,
+    level_name,
+    number_problem,
+    physical_lines,
+    shortened,
+)
+from .common import ErrorList, SourceFile, cut_last_line, grouped_sample, named, quote
 from .units import SECONDS, seconds_per
 
 LABELS = ("benchmark", "version", "unit", "value")
@@ -26,34 +33,35 @@ def looks_like(text: str) -> bool:
 def parse(text: str, path: str) -> SourceFile:
     rows = csv_rows(text)
     (header_line, header), body = rows[0], rows[1:]
-    header = [cell.lower() for cell in header]  # a list: looks_like() parsed it
+    if isinstance(header, str):  # looks_like() read only the start of a long header
+        return SourceFile(path, "long CSV", (), problem=f"line {header_line}: {header}")
+    header = [cell.lower() for cell in header]
+    problem = header_problem(header, ("benchmark", "value"), "a long CSV")
+    if problem is not None:
+        return SourceFile(path, "long CSV", (), problem=f"line {header_line}: {problem}")
     column = {name: header.index(name) for name in LABELS if name in header}
-    levels = [name for name in header if name not in LABELS]
-    level_columns = [header.index(name) for name in levels]
-    file_errors: list[InputError] = []
+    level_columns = [i for i, name in enumerate(header) if name not in LABELS]
+    levels = [level_name(header[i]) for i in level_columns]
+    file_errors = ErrorList(path)  # lines no benchmark can be blamed for
     file_notices = []
-    last_line = len(text.splitlines())
-    duplicated = sorted({name for name in header if header.count(name) > 1})
-    if duplicated:
-        return SourceFile(path, "long CSV", (), problem=(
-            f"line {header_line}: column(s) {', '.join(duplicated)} appear twice"))
+    last_line = len(physical_lines(text))
+    complete = text.endswith(("\n", "\r"))
     groups: dict[tuple[str, str | None], list] = {}
     errors: dict[tuple[str, str | None], ErrorList] = {}
     units: dict[tuple[str, str | None], set[str]] = {}
     for line, cells in body:
         if isinstance(cells, str):  # not valid CSV: its benchmark is unknown
-            file_errors.append(InputError(path, line, cells))
+            file_errors.add(cells, line)
             continue
-        if len(cells) < len(header) and line == last_line and not text.endswith("\n"):
+        if len(cells) < len(header) and line == last_line and not complete:
             file_notices.append(cut_last_line(path, line))
             continue
         if len(cells) != len(header):
-            file_errors.append(InputError(path, line, f"{len(cells)} cells, the header has "
-                                          f"{len(header)}"))
+            file_errors.add(f"{len(cells)} cells, the header has {len(header)}", line)
             continue
         name = cells[column["benchmark"]]
         if not name:
-            file_errors.append(InputError(path, line, "the benchmark name is empty"))
+            file_errors.add("the benchmark name is empty", line)
             continue
         key = (name, cells[column["version"]] if "version" in column else None)
         groups.setdefault(key, [])
@@ -65,18 +73,22 @@ def parse(text: str, path: str) -> SourceFile:
             problem = "a grouping cell is empty"
         if problem is None and "unit" in column:
             unit = cells[column["unit"]]
-            units.setdefault(key, set()).add(unit)
             factor = seconds_per(unit)
             if factor is None:
-                problem = f"unit '{unit}' is not a unit of time"
+                problem = f"unit {quote(unit)} is not a unit of time"
+            elif not 0 < value * factor < float("inf"):
+                problem = (f"{quote(cells[column['value']])} {quote(unit)} is out of range in "
+                           "seconds")
+            else:
+                units.setdefault(key, set()).add(unit)
         if problem is not None:
-            errors_of.add(f"benchmark '{key[0]}'{f' ({key[1]})' if key[1] else ''}: {problem}",
-                          line)
+            version = f" ({shortened(key[1], MAX_NAME)})" if key[1] else ""
+            errors_of.add(f"benchmark {named(key[0])}{version}: {problem}", line)
             continue
         groups[key].append((keys, value * factor))
     unit = SECONDS if "unit" in column else None
     samples = [grouped_sample(path, key[0], key[1], unit, measurements, levels, errors[key],
                               [f"units: {', '.join(sorted(units[key]))}"] if key in units else [])
                for key, measurements in groups.items()]
-    return SourceFile(path, "long CSV", tuple(samples), errors=tuple(file_errors),
+    return SourceFile(path, "long CSV", tuple(samples), errors=file_errors.result(),
                       notices=tuple(file_notices))

@@ -12,40 +12,68 @@ Reference: pyperf documentation, "pyperf JSON format"; ``pyperf/_bench.py``.
 
 from __future__ import annotations
 
-from .common import ErrorList, SourceFile, make_sample, mark_duplicates, time_factor, value_problem
+from ..notices import InputError
+from .common import (
+    ErrorList,
+    SourceFile,
+    in_seconds,
+    json_repr,
+    make_sample,
+    mark_duplicates,
+    named,
+    time_factor,
+    value_problem,
+)
 
 
 def _benchmark(entry: object, position: int, suite_metadata: dict, path: str):
     errors = ErrorList(path)
-    metadata = entry.get("metadata", {}) if isinstance(entry, dict) else {}
-    metadata = {**suite_metadata, **(metadata if isinstance(metadata, dict) else {})}
+    if not isinstance(entry, dict):
+        errors.add(f"benchmark #{position}: {json_repr(entry)} is not a JSON object")
+        return make_sample(path, f"benchmark #{position}", [], ("process", "value"), errors)
+    metadata = entry.get("metadata", {})
+    if not isinstance(metadata, dict):
+        errors.add(f"benchmark #{position}: its metadata {json_repr(metadata)} is not a JSON "
+                   "object")
+        metadata = {}
+    metadata = {**suite_metadata, **metadata}
     name = metadata.get("name")
     name = name if isinstance(name, str) and name else f"benchmark #{position}"
-    where = f"benchmark '{name}'"
-    runs = entry.get("runs") if isinstance(entry, dict) else None
+    where = f"benchmark {named(name)}"
+    runs = entry.get("runs")
     if not isinstance(runs, list):
         errors.add(f"{where}: no 'runs' list")
         runs = []
-    factor = time_factor(metadata.get("unit", "second"), errors, where)
+    unit = metadata.get("unit", "second")
+    factor = time_factor(unit, errors, where)
     processes, warmups, calibration = [], 0, 0
     for number, run in enumerate(runs, start=1):
         if not isinstance(run, dict):
             errors.add(f"{where}, run {number}: not a JSON object")
             continue
+        run_warmups = run.get("warmups")
+        if run_warmups is not None and not isinstance(run_warmups, list):
+            errors.add(f"{where}, run {number}: 'warmups' {json_repr(run_warmups)} is not a list")
+            run_warmups = None
         values = run.get("values")
         if values is None:  # pyperf's loop calibration: warm-ups only
             calibration += 1
             continue
-        warmups += len(run.get("warmups") or ())
+        warmups += len(run_warmups or ())
         if not isinstance(values, list):
-            errors.add(f"{where}, run {number}: 'values' is not a list")
+            errors.add(f"{where}, run {number}: 'values' {json_repr(values)} is not a list")
             continue
+        process = []
         for index, value in enumerate(values, start=1):
             problem = value_problem(value)
+            if problem is None and factor is not None:
+                seconds, problem = in_seconds(value, factor)
+                if seconds is not None:
+                    process.append(seconds)
             if problem:
                 errors.add(f"{where}, run {number}, value {index}: {problem}")
         if not errors and factor is not None:
-            processes.append([value * factor for value in values])
+            processes.append(process)
     notes = [f"{len(processes)} worker processes"]
     if warmups:
         notes.append(f"{warmups} warm-up values left out")
@@ -56,7 +84,13 @@ def _benchmark(entry: object, position: int, suite_metadata: dict, path: str):
 
 def parse(document: dict, path: str) -> SourceFile:
     suite_metadata = document.get("metadata", {})
-    suite_metadata = suite_metadata if isinstance(suite_metadata, dict) else {}
+    file_errors = []
+    if not isinstance(suite_metadata, dict):
+        # The name and unit of every benchmark may be there: none can be trusted.
+        file_errors.append(InputError(path, None, f"the file's metadata "
+                                      f"{json_repr(suite_metadata)} is not a JSON object"))
+        suite_metadata = {}
     samples = [_benchmark(entry, position, suite_metadata, path)
                for position, entry in enumerate(document["benchmarks"], start=1)]
-    return SourceFile(path, "pyperf", tuple(mark_duplicates(samples, "benchmark")))
+    return SourceFile(path, "pyperf", tuple(mark_duplicates(samples, "benchmark")),
+                      errors=tuple(file_errors))

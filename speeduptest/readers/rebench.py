@@ -19,13 +19,12 @@ suites or with several arguments, the name says which: ``Benchmark [suite, args]
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
-from ..notices import InputError, Notice
-from ..samples import number_problem
-from .common import ErrorList, SourceFile, cut_last_line, grouped_sample
+from ..notices import Notice
+from ..samples import MAX_NAME, number_problem, physical_lines, shortened
+from .common import ErrorList, SourceFile, cut_last_line, grouped_sample, json_repr, named, quote
 from .units import SECONDS, seconds_per
 
 _OLD_LINE = re.compile(r"\[[0-9T:\-. ]+\]\t")
@@ -47,23 +46,54 @@ def looks_like(text: str) -> bool:
     return False
 
 
-def _warmups(metadata: dict[str, dict], line: str) -> None:
-    """Record a ``# benchmark:`` or ``# run_id:`` line's details (ids are per file)."""
+_WHOLE = re.compile("[0-9]{1,18}")
+
+
+def _warmups(metadata: dict[str, dict], line: str, number: int) -> None:
+    """Record a ``# benchmark:`` or ``# run_id:`` line's details (ids are per file), or why
+    they cannot be read: (line number, details or None, problem or None)."""
     for kind in ("benchmark", "run_id"):
         prefix = f"# {kind}: "
         if line.startswith(prefix):
             key, _, details = line[len(prefix):].partition("=")
-            # Details only tell warm-ups apart; the data lines are what counts.
-            with contextlib.suppress(json.JSONDecodeError):
-                metadata.setdefault(kind, {})[key.strip()] = json.loads(details)
+            try:
+                value, problem = json.loads(details), None
+            except RecursionError:
+                value, problem = None, "are nested too deeply"
+            except ValueError:  # not JSON, or a number of more digits than Python reads
+                value, problem = None, "are not valid JSON"
+            if value is not None and not isinstance(value, dict):
+                value, problem = None, f"{json_repr(value)} are not a JSON object"
+            metadata.setdefault(kind, {})[key.strip()] = (number, value, problem)
 
 
-def _warmup_of(metadata: dict[str, dict], run_id: str) -> int:
-    run = metadata.get("run_id", {}).get(run_id, {})
-    benchmark = metadata.get("benchmark", {}).get(str(run.get("benchmark_id")), {})
+def _details(metadata: dict[str, dict], kind: str, key: str) -> tuple[dict, str | None]:
+    number, value, problem = metadata.get(kind, {}).get(key, (None, {}, None))
+    if problem is None:
+        return value, None
+    what = "run" if kind == "run_id" else kind
+    return {}, f"line {number}: the details of {what} {quote(key)} {problem}"
+
+
+def _warmup_of(metadata: dict[str, dict], run_id: str) -> tuple[int, str | None]:
+    """The warm-up iterations of a run, or why they cannot be known (its details are
+    unreadable: taking its warm-ups as measurements would be silently wrong)."""
+    run, problem = _details(metadata, "run_id", run_id)
+    benchmark_id = run.get("benchmark_id")
+    benchmark, benchmark_problem = _details(
+        metadata, "benchmark",
+        str(benchmark_id) if isinstance(benchmark_id, (int, str)) else "")
+    if problem or benchmark_problem:
+        return 0, problem or benchmark_problem
     details = run.get("runDetails") or benchmark.get("runDetails") or {}
-    warmup = details.get("warmup") if isinstance(details, dict) else None
-    return warmup if isinstance(warmup, int) and warmup > 0 else 0
+    if not isinstance(details, dict):
+        return 0, f"runDetails {json_repr(details)} of run {quote(run_id)} is not a JSON object"
+    warmup = details.get("warmup")
+    if warmup is None:  # not configured: no warm-up
+        return 0, None
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        return 0, f"warmup {json_repr(warmup)} of run {quote(run_id)} is not a whole number ≥ 0"
+    return warmup, None
 
 
 def _names(keys: list[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
@@ -87,16 +117,18 @@ def parse(text: str, path: str) -> SourceFile:
     columns: list[str] | None = None
     old = False
     metadata: dict[str, dict] = {}
-    file_errors: list[InputError] = []
+    file_errors = ErrorList(path)  # lines no benchmark can be blamed for
     file_notices: list[Notice] = []
-    last_line = len(text.splitlines())
+    lines = physical_lines(text)
+    last_line = len(lines)
+    complete = text.endswith(("\n", "\r"))
     rows: dict[tuple[str, ...], list] = {}
     errors: dict[tuple[str, ...], ErrorList] = {}
     units: dict[tuple[str, ...], set[str]] = {}
     warm: dict[tuple[str, ...], int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines, start=1):
         if line.startswith("#"):
-            _warmups(metadata, line)
+            _warmups(metadata, line, number)
             continue
         if not line.strip():
             continue
@@ -112,20 +144,22 @@ def parse(text: str, path: str) -> SourceFile:
         if _OLD_LINE.match(line):
             columns, old, cells = list(_OLD_COLUMNS), True, cells[1:]
         if columns is None:
-            file_errors.append(InputError(path, number, "a data line before the header line "
-                                          f"({_HEADER_START.replace(chr(9), ' ')} …)"))
+            file_errors.add("a data line before the header line "
+                            f"({_HEADER_START.replace(chr(9), ' ')} …)", number)
             continue
         record = dict(zip(columns, cells, strict=False))
-        if len(cells) < len(columns) - 1 and number == last_line and not text.endswith("\n"):
+        # Both names are complete when the cell after the later of them is there.
+        named_cells = max(columns.index("benchmark"), columns.index("executor")) + 2
+        executor = shortened(record.get("executor", ""), MAX_NAME)
+        if len(cells) < len(columns) - 1 and number == last_line and not complete:
             # Even its benchmark name may be cut: it is a warning for every benchmark.
-            named = len(cells) > columns.index("executor") + 1  # both cells complete
-            whose = f"benchmark '{record['benchmark']}' ({record['executor']})" if named else None
+            whose = (f"benchmark {named(record['benchmark'])} ({executor})"
+                     if len(cells) >= named_cells else None)
             file_notices.append(cut_last_line(path, number, whose))
             continue
-        if len(cells) < columns.index("benchmark") + 3 or not record.get("benchmark"):
-            file_errors.append(InputError(path, number, (
-                f"{len(cells)} of {len(columns)} columns, no benchmark and executor: the "
-                "line is cut")))
+        if len(cells) < named_cells or not record.get("benchmark"):
+            file_errors.add(f"{len(cells)} of {len(columns)} columns, no benchmark and "
+                            "executor: the line is cut", number)
             continue
         if record.get("criterion") != "total":
             continue
@@ -133,29 +167,38 @@ def parse(text: str, path: str) -> SourceFile:
                *(record.get(column, "") for column in _QUALIFIERS))
         rows.setdefault(key, [])
         errors_of = errors.setdefault(key, ErrorList(path))
-        where = f"benchmark '{record['benchmark']}' ({record['executor']})"
+        where = f"benchmark {named(record['benchmark'])} ({executor})"
         if len(cells) < len(columns) - 1:  # the last columns may be empty and left out
             errors_of.add(f"{where}: {len(cells)} of {len(columns)} columns", number)
             continue
         value, problem = number_problem(record.get("value", ""))
-        factor = seconds_per(record.get("unit", ""))
+        unit = record.get("unit", "")
+        factor = seconds_per(unit)
         if problem is None and factor is None:
-            problem = f"unit '{record.get('unit', '')}' is not a unit of time"
+            problem = f"unit {quote(unit)} is not a unit of time"
+        if problem is None:
+            value *= factor
+            if not 0 < value < float("inf"):
+                problem = f"{quote(record['value'])} {quote(unit)} is out of range in seconds"
         if problem is None and not old:
-            try:
+            if _WHOLE.fullmatch(record["invocation"]) and _WHOLE.fullmatch(record["iteration"]):
                 invocation, iteration = int(record["invocation"]), int(record["iteration"])
-            except ValueError:
-                problem = "invocation and iteration must be whole numbers"
+            else:
+                problem = (f"invocation {quote(record['invocation'])} and iteration "
+                           f"{quote(record['iteration'])} must be whole numbers")
+        warmup = 0
+        if problem is None and not old:
+            warmup, problem = _warmup_of(metadata, record.get("runId", ""))
         if problem is not None:
             errors_of.add(f"{where}: {problem}", number)
             continue
-        units.setdefault(key, set()).add(record["unit"])
+        units.setdefault(key, set()).add(unit)
         if old:
-            rows[key].append(((str(len(rows[key]) + 1),), value * factor))
-        elif iteration <= _warmup_of(metadata, record.get("runId", "")):
+            rows[key].append(((str(len(rows[key]) + 1),), value))
+        elif iteration <= warmup:
             warm[key] = warm.get(key, 0) + 1
         else:
-            rows[key].append(((str(invocation), str(iteration)), value * factor))
+            rows[key].append(((str(invocation), str(iteration)), value))
     names = _names(list(rows))
     samples = []
     levels = ["iteration"] if old else ["invocation", "iteration"]
@@ -170,5 +213,5 @@ def parse(text: str, path: str) -> SourceFile:
                                       errors[key], notes))
     if not samples and not file_errors and columns is None:
         return SourceFile(path, "ReBench", (), problem="holds no ReBench data lines")
-    return SourceFile(path, "ReBench", tuple(samples), errors=tuple(file_errors),
+    return SourceFile(path, "ReBench", tuple(samples), errors=file_errors.result(),
                       notices=tuple(file_notices))
