@@ -41,6 +41,8 @@ from typing import Literal
 
 import numpy as np
 
+from .notices import Notice
+
 Call = Literal["faster", "slower", "unchanged", "uncertain"]
 Correction = Literal["bonferroni", "fcr", "none"]
 
@@ -199,7 +201,7 @@ def corrected_confidence(p_values: np.ndarray, alphas: np.ndarray, correction: C
 def classify(low: np.ndarray, high: np.ndarray, bounded: np.ndarray, threshold: float
              ) -> np.ndarray:
     """The call from the interval [low, high] and the threshold τ (an array of names)."""
-    upper, lower = 1 + threshold, 1 / (1 + threshold)
+    lower, upper = threshold_band(threshold)
     with np.errstate(invalid="ignore"):
         faster = bounded & (low > upper)
         slower = bounded & (high < lower)
@@ -233,6 +235,8 @@ class Change:
     selected: bool  # its interval excludes 1 (fcr: Benjamini–Hochberg selects it)
     benchmarks: int  # b, the number of benchmarks the correction is over
     reason: str
+    why: str = "includes-1"  # the reason in a word: a key of WHY
+    notices: tuple[Notice, ...] = ()
     p_value: float | None = None  # the deciding test of the mean verdict (SPEC §4, forward)
     holm: float | None = None  # its Holm adjustment over the analysed benchmarks
     bh: float | None = None  # its Benjamini–Hochberg adjustment
@@ -258,9 +262,54 @@ def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> 
     return 1 - alpha if correction == "none" else 1 - alpha / max(benchmarks, 1)
 
 
-def _reason(call: str, low: float | None, high: float | None, confidence: float,
+def threshold_band(threshold: float) -> tuple[float, float]:
+    """The band (1/(1 + τ), 1 + τ) of speedups that count as no change."""
+    return 1 / (1 + threshold), 1 + threshold
+
+
+def bound_texts(low: float, high: float, edges: Sequence[float] = ()) -> tuple[str, str]:
+    """Both ends of an interval with the significant digits that tell them apart from each
+    other and from ``edges`` (the threshold band): 1.00993 rather than 1.01 next to 1.01."""
+    digits = 4
+    while digits < 15:
+        texts = f"{low:.{digits}g}", f"{high:.{digits}g}"
+        marks = {f"{edge:.{digits}g}" for edge in edges}
+        if (texts[0] != texts[1] and not marks & set(texts)) or low == high:
+            return texts
+        digits += 1
+    return f"{low:.15g}", f"{high:.15g}"
+
+
+#: Resamples needed in each tail before a bootstrap interval may decide a call.
+MIN_TAIL_RESAMPLES = 25
+
+#: Why a call is what it is, in a word, for renderers; the sentence is Change.reason.
+WHY = {"above": "interval above the band", "below": "interval below the band",
+       "within": "interval within the band", "unbounded": "interval unbounded",
+       "not-selected": "not selected by Benjamini–Hochberg",
+       "few-resamples": "too few bootstrap resamples at this level",
+       "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
+
+
+def _why(call: str, low: float | None, high: float | None, threshold: float,
+         selected: bool, enough_resamples: bool) -> str:
+    if call == "faster":
+        return "above"
+    if call == "slower":
+        return "below"
+    if call == "unchanged":
+        return "within"
+    if low is None or high is None:
+        return "unbounded"
+    lower, upper = threshold_band(threshold)
+    if low > upper or high < lower:  # clear of the band, yet not called
+        return "few-resamples" if not enough_resamples else "not-selected"
+    return "includes-1" if threshold == 0 else "spans-edge"
+
+
+def _reason(why: str, low: float | None, high: float | None, confidence: float,
             method: str, correction: Correction, benchmarks: int, threshold: float,
-            selected: bool, selections: int) -> str:
+            selections: int, resamples: int) -> str:
     level = percent_level(confidence)
     label = {"fieller": "Fieller", "bootstrap": "bootstrap"}[method]
     widened = {"none": "", "bonferroni": f" (Bonferroni over {benchmarks} benchmarks)",
@@ -269,21 +318,24 @@ def _reason(call: str, low: float | None, high: float | None, confidence: float,
         widened = ""
     if low is None or high is None:
         return f"the {level} {label} interval is unbounded{widened}"
-    interval = f"the {level} {label} interval [{low:.4g}, {high:.4g}]"
-    upper, lower = 1 + threshold, 1 / (1 + threshold)
-    if call == "faster":
-        return f"{interval} lies above {upper:.4g}{widened}"
-    if call == "slower":
-        return f"{interval} lies below {lower:.4g}{widened}"
-    if call == "unchanged":
-        return (f"{interval} lies within the threshold, {lower:.4g} to {upper:.4g}"
-                f"{widened}")
-    if correction == "fcr" and not selected and (low > upper or high < lower):
-        return f"{interval} excludes 1, but Benjamini–Hochberg did not select it{widened}"
-    if threshold == 0:
-        return f"{interval} includes 1{widened}"
-    return (f"{interval} reaches into the threshold ({lower:.4g} to {upper:.4g}) and beyond it"
-            f"{widened}")
+    lower, upper = threshold_band(threshold)
+    low_text, high_text = bound_texts(low, high, (lower, upper) if threshold else (1.0,))
+    lower_text, upper_text = bound_texts(lower, upper, (low, high))
+    interval = f"the {level} {label} interval [{low_text}, {high_text}]"
+    sentence = {
+        "above": f"{interval} lies above {upper_text}",
+        "below": f"{interval} lies below {lower_text}",
+        "within": f"{interval} lies within the threshold, {lower_text} to {upper_text}",
+        "not-selected": f"{interval} excludes 1, but Benjamini–Hochberg did not select it",
+        "few-resamples": (f"{interval} excludes 1, but only "
+                          f"{(1 - confidence) / 2 * resamples:.3g} of the {resamples} bootstrap "
+                          f"resamples lie beyond each end: too few to call it (Fieller's "
+                          "interval is unbounded at this level)"),
+        "includes-1": f"{interval} includes 1",
+        "spans-edge": (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
+                       "and beyond it"),
+    }[why]
+    return sentence + widened
 
 
 def decide_calls(
@@ -307,28 +359,40 @@ def decide_calls(
     confidence, selected, selections = corrected_confidence(p_no_change, alpha, correction)
     low, high, bounded = fieller_bounds(ratio, confidence)
     methods = np.full(b, "fieller", dtype=object)
+    resamples = np.zeros(b, dtype=int)
     for index in np.flatnonzero(~bounded):
         resampled = bootstrap_ratios[index]
         if resampled is not None and resampled.size:
             tail = (1 - confidence[index]) / 2
             low[index], high[index] = np.quantile(resampled, [tail, 1 - tail])
             bounded[index], methods[index] = True, "bootstrap"
+            resamples[index] = resampled.size
     calls = classify(low, high, bounded, threshold)
-    if correction == "fcr":  # only the selected benchmarks may be called faster or slower
-        calls = np.where(~selected & np.isin(calls, ("faster", "slower")), "uncertain", calls)
+    # A percentile interval resting on a handful of resamples in a tail decides nothing.
+    enough = (methods == "fieller") | ((1 - confidence) / 2 * resamples >= MIN_TAIL_RESAMPLES)
+    allowed = enough & (selected if correction == "fcr" else True)
+    calls = np.where(~allowed & np.isin(calls, ("faster", "slower")), "uncertain", calls)
     present = [i for i, p in enumerate(protocol_p_values) if p is not None]
     holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
     adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
     changes = []
     for i in range(b):
         bounds = (float(low[i]), float(high[i])) if bounded[i] else (None, None)
+        why = _why(str(calls[i]), *bounds, threshold, bool(selected[i]), bool(enough[i]))
+        notices = () if methods[i] != "bootstrap" else (Notice(
+            "call-uses-bootstrap",
+            f"Fieller's interval is unbounded at the {percent_level(confidence[i])} level of "
+            f"the call, so the call uses the bootstrap interval, which is too narrow with few "
+            f"top-level units ({min(ratio.initial_df[i], ratio.optimized_df[i]) + 1:.0f} on "
+            "one side here; 85% coverage for 95% with 3 units, benchmarks/coverage.py).",
+            "Collect more top-level units (builds, invocations, processes) of both versions."),)
         changes.append(Change(
             call=str(calls[i]), threshold=threshold, correction=correction,
             low=bounds[0], high=bounds[1], confidence=float(confidence[i]),
             method=str(methods[i]), p_value_no_change=float(p_no_change[i]),
-            selected=bool(selected[i]), benchmarks=b,
-            reason=_reason(str(calls[i]), *bounds, float(confidence[i]), str(methods[i]),
-                           correction, b, threshold, bool(selected[i]), selections),
+            selected=bool(selected[i]), benchmarks=b, why=why, notices=notices,
+            reason=_reason(why, *bounds, float(confidence[i]), str(methods[i]),
+                           correction, b, threshold, selections, int(resamples[i])),
             p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
             bh=adjusted.get(i, (None, None))[1]))
     return changes

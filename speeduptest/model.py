@@ -140,7 +140,8 @@ class BenchmarkResult:
     def notices(self) -> tuple[Notice, ...]:
         """Every warning of this benchmark: the input's, the protocol's, the effect size's."""
         protocol = self.analysis.notices if self.analysis else ()
-        return self.input_notices + protocol + (self.effect.notices if self.effect else ())
+        return (self.input_notices + protocol + (self.effect.notices if self.effect else ())
+                + (self.change.notices if self.change else ()))
 
     @property
     def status(self) -> Status:

@@ -20,6 +20,7 @@ from matplotlib import ticker
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from ..change import threshold_band
 from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
 from .formatting import UNSTATED, TimeScale
 
@@ -241,7 +242,7 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
     if geometric_mean is not None:
         rows.append(("geometric mean", geometric_mean.value, geometric_mean.low,
                      geometric_mean.high, "geometric"))
-    band = (1 / (1 + threshold), 1 + threshold)
+    band = threshold_band(threshold)
     values = [v for row in rows for v in row[1:4] if v is not None] + list(band)
     log = max(values) / min(values) >= 4
     limits = _x_limits(values, log)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..change import CORRECTION_LABELS
+from ..change import CORRECTION_LABELS, bound_texts, threshold_band
 from ..change import percent_level as level  # noqa: F401 (for the renderers)
 from ..effect_size import change_words
 
@@ -35,14 +35,14 @@ def threshold(value: float) -> str:
     return f"{value * 100:.3g}%"
 
 
-def interval(low: float | None, high: float | None) -> str:
-    """An interval of speedups with significant digits that tell its ends apart."""
+def interval(low: float | None, high: float | None, threshold: float | None = None) -> str:
+    """An interval of speedups with the significant digits that tell its ends apart, and,
+    for a call's interval (``threshold`` τ given), apart from the edges of the band it is
+    judged against: "1.0099–1.024", never "1.01–1.024" for an interval reaching below 1.01."""
     if low is None or high is None:
         return "unbounded"
-    digits = 4
-    while f"{low:.{digits}g}" == f"{high:.{digits}g}" and digits < 12:
-        digits += 1
-    return f"{low:.{digits}g}–{high:.{digits}g}"
+    edges = () if threshold is None else threshold_band(threshold) if threshold else (1.0,)
+    return "–".join(bound_texts(low, high, edges))
 
 
 def answer_sentence(results: Results) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from ..change import Change
+from ..change import WHY, Change, threshold_band
 from ..model import BenchmarkResult, Results
 from ..notices import Notice
 from . import figures
@@ -159,27 +159,20 @@ def interval_label(call: Change) -> str:
             f"{correction_short(call.correction)})")
 
 
-def interval_cell(low: float | None, high: float | None) -> Markup:
+def interval_cell(low: float | None, high: float | None,
+                  threshold: float | None = None) -> Markup:
     """``interval`` with a line break allowed after the dash (and nowhere inside a number)."""
-    return Markup("–<wbr>").join(escape(part) for part in interval(low, high).split("–"))
+    return Markup("–<wbr>").join(escape(part)
+                                 for part in interval(low, high, threshold).split("–"))
 
 
 def call_note(call: Change) -> str:
     """Why the call, in a few words (the whole sentence is ``call.reason``)."""
-    lower, upper = 1 / (1 + call.threshold), 1 + call.threshold
-    if call.call == "faster":
-        return f"interval above {upper:.4g}"
-    if call.call == "slower":
-        return f"interval below {lower:.4g}"
-    if call.call == "unchanged":
-        return f"interval within {lower:.4g}–{upper:.4g}"
-    if call.low is None or call.high is None:
-        return "interval unbounded"
-    if call.low > upper or call.high < lower:  # FCR: clear of the band, but not selected
-        return "not selected by Benjamini–Hochberg"
-    if call.threshold == 0:
-        return "interval includes 1"
-    return f"interval spans an edge of the ±{threshold(call.threshold)} band"
+    lower, upper = (number(edge) for edge in threshold_band(call.threshold))
+    return {"above": f"interval above {upper}", "below": f"interval below {lower}",
+            "within": f"interval within {lower}–{upper}",
+            "spans-edge": f"interval spans an edge of the ±{threshold(call.threshold)} band",
+            }.get(call.why, WHY[call.why])
 
 
 # ---------------------------------------------------------------- figures, drawn once per run
@@ -313,7 +306,8 @@ def band(results: Results) -> tuple[str, str]:
     """The threshold band 1/(1 + τ) … 1 + τ, formatted."""
     calls = results.overall.calls
     tau = calls.threshold if calls else results.settings.threshold
-    return f"{1 / (1 + tau):.4g}", f"{1 + tau:.4g}"
+    lower, upper = threshold_band(tau)
+    return f"{lower:.4g}", f"{upper:.4g}"
 
 
 def anchor(index: int) -> str:

@@ -11,7 +11,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from ..change import CORRECTION_LABELS
+from ..change import CORRECTION_LABELS, threshold_band
 from ..model import BenchmarkResult, Decision, Results
 from .formatting import answer_sentence, by_call, change, interval, level, threshold
 
@@ -261,7 +261,7 @@ def _md_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
     if call is None:
         mark, ci = "—", "—"
     else:
-        mark, ci = CALL_MARKS[call.call], interval(call.low, call.high)
+        mark, ci = CALL_MARKS[call.call], interval(call.low, call.high, call.threshold)
         if shared.level is None:
             ci = f"{ci} ({level(call.confidence)})"
         if call.method != shared.method and call.bounded:
@@ -293,8 +293,8 @@ def _md_footnote(results: Results, shared: _CallIntervals) -> str:
             "speedup of the means "
             f"(initial ÷ optimized){correction}, and a threshold of {threshold(tau)}: "
             f"✅ faster: the interval lies above {1 + tau:.4g}; "
-            f"🔻 slower: below {1 / (1 + tau):.4g}; "
-            f"➖ unchanged: within {1 / (1 + tau):.4g} to {1 + tau:.4g}; "
+            f"🔻 slower: below {threshold_band(tau)[0]:.4g}; "
+            f"➖ unchanged: within {threshold_band(tau)[0]:.4g} to {1 + tau:.4g}; "
             "❔ uncertain: otherwise.")
         if len(shared.methods) > 1:
             other = next(m for m in shared.methods if m != shared.method)
@@ -420,7 +420,7 @@ def _tex_caption(results: Results, shared: _CallIntervals) -> str:
             f"(CI) of the speedup, "
             f"{correction}, and a threshold of {_tex_escape(threshold(tau))}: faster when "
             f"the CI lies above {1 + tau:.4g}, slower when it lies below "
-            f"{1 / (1 + tau):.4g}, unchanged when it lies within, uncertain otherwise.")
+            f"{threshold_band(tau)[0]:.4g}, unchanged when it lies within, uncertain otherwise.")
         if len(shared.methods) > 1:
             other = next(m for m in shared.methods if m != shared.method)
             text.append(rf"$^\dagger${_METHOD_LABELS[other].capitalize()} CI (the bootstrap "

@@ -54,7 +54,8 @@ def _benchmark_lines(results: Results) -> list[str]:
         probability = analysis.probability_faster
         lines.append(
             f"  {call.call:<9}  {benchmark.name:<{width}}  "
-            f"{change(analysis.speedup.mean):>{shift}}  {interval(call.low, call.high):<19}  "
+            f"{change(analysis.speedup.mean):>{shift}}  "
+            f"{interval(call.low, call.high, call.threshold):<19}  "
             f"{'—' if probability is None else f'{probability:.0%}':>9}  "
             f"{verdicts[0]} / {verdicts[1]}")
     return lines
