@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .change import MeanRatio, decide_calls, fieller_bounds, widest_confidence
+from .change import MeanRatio, classify, decide_calls, fieller_bounds, widest_confidence
 from .config import BenchmarkSpec, read_config
 from .effect_size import EffectSize, effect_size, resampled_means
 from .hierarchy import Hierarchy
@@ -275,7 +275,11 @@ def analyse_benchmarks(
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)
-    overall = dataclasses.replace(overall, calls=calls)
+    geometric = overall.geometric_mean
+    overall_call = None if geometric is None else str(classify(
+        np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
+        settings.threshold)[0])
+    overall = dataclasses.replace(overall, calls=calls, call=overall_call)
     input_files = list(extra_files)
     input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(

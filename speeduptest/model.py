@@ -11,7 +11,7 @@ from typing import Literal
 
 import numpy as np
 
-from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Change, Correction
+from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Call, Change, Correction
 from .effect_size import EffectSize
 from .notices import InputError, Notice
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
@@ -210,6 +210,8 @@ class Overall:
     min: OverallFigure
     geometric_mean: AggregateInterval | None = None
     calls: CallCounts | None = None
+    # The geometric mean's interval judged as a benchmark's is (SPEC §8 rule, uncorrected).
+    call: Call | None = None
     caveat: str = ""
     notices: tuple[Notice, ...] = ()
 

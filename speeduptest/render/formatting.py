@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..change import CORRECTION_LABELS, bound_texts, threshold_band
-from ..change import percent_level as level  # noqa: F401 (for the renderers)
+from ..change import percent_level as level
 from ..effect_size import change_words
 
 if TYPE_CHECKING:
@@ -55,13 +55,23 @@ def answer_sentence(results: Results) -> str:
     if geometric is None:
         head = "optimized against initial"
     else:
-        level = f"{geometric.confidence:.0%}"
-        figures = (f"geometric mean of the speedups {speedup(geometric.value)}, {level} CI "
-                   f"{interval(geometric.low, geometric.high)}")
-        if geometric.low > 1 or geometric.high < 1:
-            head = f"optimized is {change_words(geometric.value)} overall ({figures})"
-        else:
-            head = f"no overall change is established ({figures})"
+        figures = (f"geometric mean of the speedups {speedup(geometric.value)}, "
+                   f"{level(geometric.confidence)} CI "
+                   f"{interval(geometric.low, geometric.high, calls.threshold)}")
+        words, band = change_words(geometric.value), threshold(calls.threshold)
+        head = {
+            "faster": f"optimized is {words} overall ({figures})",
+            "slower": f"optimized is {words} overall ({figures})",
+            "unchanged": f"no overall change beyond the {band} threshold ({figures})",
+        }.get(overall.call or "", f"no overall change is established ({figures})")
+        if overall.call == "uncertain" and (geometric.low > 1 or geometric.high < 1):
+            head = (f"optimized is {words} overall, but not clearly beyond the {band} "
+                    f"threshold ({figures})")
+        weighted = overall.mean.speedup
+        if (overall.call in ("faster", "slower") and weighted is not None
+                and (weighted > 1) != (geometric.value > 1)):
+            head += (f"; the time-weighted overall speedup, {speedup(weighted)}, points the "
+                     "other way (the longest benchmarks dominate it)")
     counts = ", ".join(f"{count} {name}" for name, count in (
         ("faster", calls.faster), ("slower", calls.slower), ("unchanged", calls.unchanged),
         ("uncertain", calls.uncertain)) if count or name in ("faster", "slower"))

@@ -143,11 +143,11 @@ def probability(value: float | None) -> str:
 
 
 def adjusted(call: Change | None) -> str:
-    """The deciding p-value of the mean verdict with its adjustments over the benchmarks:
-    "p = 0.003 (Holm 0.21, BH 0.04)"."""
+    """The deciding p-value of the (forward) mean verdict with its adjustments over the
+    benchmarks: "t-test p = 0.003 (Holm 0.21, BH 0.04)"."""
     if call is None or call.p_value is None:
         return ""
-    text = f"p = {p_value(call.p_value)}"
+    text = f"t-test p = {p_value(call.p_value)}"
     if call.holm is not None and call.bh is not None:
         text += f" (Holm {p_value(call.holm)}, BH {p_value(call.bh)})"
     return text

@@ -40,8 +40,11 @@ def _benchmark_lines(results: Results) -> list[str]:
     width = max([len(b.name) for b in results.benchmarks] + [9])
     changes = [change(b.analysis.speedup.mean) for b in results.analysed]
     shift = max([len(text) for text in changes] + [14])
+    # With different levels (config rows with their own confidence), each row names its own.
+    per_row = len({b.change.confidence for b in results.analysed if b.change}) > 1
     lines = [f"  {'call':<9}  {'benchmark':<{width}}  {'change (mean)':>{shift}}  "
-             f"{'interval':<19}  {'P(faster)':>9}  Speedup-Test mean / median"]
+             f"{'interval':<19}  " + (f"{'level':>8}  " if per_row else "")
+             + f"{'P(faster)':>9}  Speedup-Test mean / median"]
     for benchmark in by_call(results.benchmarks):
         analysis, call = benchmark.analysis, benchmark.change
         if analysis is None or call is None:
@@ -56,6 +59,7 @@ def _benchmark_lines(results: Results) -> list[str]:
             f"  {call.call:<9}  {benchmark.name:<{width}}  "
             f"{change(analysis.speedup.mean):>{shift}}  "
             f"{interval(call.low, call.high, call.threshold):<19}  "
+            + (f"{percent_level(call.confidence):>8}  " if per_row else "") +
             f"{'—' if probability is None else f'{probability:.0%}':>9}  "
             f"{verdicts[0]} / {verdicts[1]}")
     return lines
@@ -66,12 +70,16 @@ def _interval_note(results: Results) -> str | None:
     changes = [b.change for b in results.analysed if b.change]
     if calls is None or not changes:
         return None
-    levels = sorted({percent_level(c.confidence) for c in changes})
+    levels = {percent_level(c.confidence) for c in changes}
     methods = sorted({c.method for c in changes})
     names = " or ".join({"fieller": "Fieller", "bootstrap": "bootstrap"}[m] for m in methods)
-    return (f"Interval: of the speedup of the means, {names}, at "
-            f"{' / '.join(levels)} ({CORRECTION_LABELS[calls.correction]}); "
-            f"P(faster): share of run pairs where optimized is faster.")
+    at = f"at {levels.pop()}" if len(levels) == 1 else "at each benchmark's level"
+    corrected = ("" if calls.correction == "none" or calls.total == 1
+                 else f", {CORRECTION_LABELS[calls.correction]}")
+    pairs = ("pairs of top-level units" if any(b.design for b in results.analysed)
+             else "run pairs")
+    return (f"Interval: of the speedup of the means, {names}, {at}{corrected}; "
+            f"P(faster): share of {pairs} in which optimized is faster.")
 
 
 def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
