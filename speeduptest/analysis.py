@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .batched import run_tests_batched
 from .change import MeanRatio, classify, decide_calls, fieller_bounds, widest_confidence
 from .config import BenchmarkSpec, read_config
 from .effect_size import EffectSize, effect_size, resampled_means
@@ -24,6 +25,7 @@ from .model import (
     InputFile,
     Notice,
     PairAnalysis,
+    ProtocolTests,
     Results,
     RunInfo,
     Settings,
@@ -153,6 +155,25 @@ class _Analysed:
     resampled_speedups: np.ndarray | None
 
 
+def _batched_tests(pairs: list[_Pair]) -> tuple[list[ProtocolTests], list[ProtocolTests]]:
+    """The protocol's tests of every pair, both ways, run together for the pairs whose
+    top-level samples have the same sizes (identical to running them pair by pair)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for position, pair in enumerate(pairs):
+        sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
+        groups.setdefault(sizes, []).append(position)
+    forward: list[ProtocolTests | None] = [None] * len(pairs)
+    backward: list[ProtocolTests | None] = [None] * len(pairs)
+    for positions in groups.values():
+        x = np.stack([pairs[p].initial.top_level_means for p in positions])
+        y = np.stack([pairs[p].optimized.top_level_means for p in positions])
+        for results, (first, second) in ((forward, (x, y)), (backward, (y, x))):
+            for position, tests in zip(positions, run_tests_batched(first, second),
+                                       strict=True):
+                results[position] = tests
+    return forward, backward  # type: ignore[return-value]
+
+
 def _analyse_pairs(
     settings: Settings, pairs: list[_Pair]
 ) -> tuple[list[_Analysed], BootstrapAggregate]:
@@ -160,14 +181,15 @@ def _analyse_pairs(
     worker)."""
     aggregate = BootstrapAggregate(settings.bootstrap)
     analysed = []
-    for pair in pairs:
+    forward, backward = _batched_tests(pairs)
+    for pair, tests, reverse_tests in zip(pairs, forward, backward, strict=True):
         # One random stream per benchmark: results do not depend on what else is analysed,
         # nor on how the benchmarks are shared among workers.
         rng = np.random.default_rng([settings.seed, pair.index])
         # The protocol's independent observations are the top-level units (SPEC §7).
         initial, optimized = pair.initial.top_level_means, pair.optimized.top_level_means
         analysis = analyse_pair(initial, optimized, alpha=pair.alpha,
-                                large_sample=settings.large_sample)
+                                large_sample=settings.large_sample, tests=tests)
         initial_means = resampled_means(pair.initial, settings.bootstrap, rng)
         optimized_means = resampled_means(pair.optimized, settings.bootstrap, rng)
         aggregate.add(pair.weight, initial_means, optimized_means)
@@ -175,7 +197,7 @@ def _analyse_pairs(
                              initial_means, optimized_means)
         # The same protocol with the roles swapped: is the optimized version slower?
         reverse = analyse_pair(optimized, initial, alpha=pair.alpha,
-                               large_sample=settings.large_sample)
+                               large_sample=settings.large_sample, tests=reverse_tests)
         _, _, bounded = fieller_bounds(effect.ratio, pair.call_confidence)
         analysed.append(_Analysed(analysis, effect, SlowdownCheck(reverse.mean, reverse.median),
                                   None if bounded[0] else initial_means / optimized_means))

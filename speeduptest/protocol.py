@@ -368,7 +368,8 @@ def _slowdown_notices(speedup: Speedups) -> list[Notice]:
 
 
 def analyse_pair(
-    initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30
+    initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30,
+    tests: ProtocolTests | None = None,
 ) -> PairAnalysis:
     """Apply the Speedup-Test protocol to one benchmark.
 
@@ -380,6 +381,9 @@ def analyse_pair(
         Risk level of every test.
     large_sample
         A sample is large when it has strictly more values than this.
+    tests
+        The protocol's tests of these samples when already run (by
+        :func:`speeduptest.batched.run_tests_batched` over many benchmarks at once).
     """
     x = np.asarray(initial, dtype=float)
     y = np.asarray(optimized, dtype=float)
@@ -388,7 +392,7 @@ def analyse_pair(
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y)) and x.min() > 0 and y.min() > 0):
         raise ValueError("execution times must be finite and > 0")
     small = x.size <= large_sample or y.size <= large_sample
-    tests = run_tests(x, y)
+    tests = run_tests(x, y) if tests is None else tests
     initial_summary, optimized_summary = summarise(x), summarise(y)
     speedup = Speedups(
         mean=initial_summary.mean / optimized_summary.mean,
