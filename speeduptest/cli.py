@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD
+from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
 from .output import (
     DEFAULT_FORMATS,
     FORMATS,
@@ -32,9 +32,6 @@ EXIT_STATUS_HELP = (
     "analysed; 3 with --fail-on-slowdown, some benchmark is called slower; 4 an internal "
     "error (please report it; --debug shows the traceback); 130 interrupted (the report "
     "folder was not changed)")
-#: The smallest risk and the largest confidence accepted: 1 − α must stay a number below 1
-#: with room for the corrections' α/b (quantiles stay finite).
-SMALLEST_RISK = 1e-10
 
 
 class _Parser(argparse.ArgumentParser):

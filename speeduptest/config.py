@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import readers
+from .change import SMALLEST_RISK
 from .model import InputError, Notice, complement
 from .readers import split_reference
 from .samples import MAX_NAME, NON_FINITE, csv_rows, decimal, listed, quote, visible
@@ -79,6 +80,9 @@ def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | N
         hint = (f" (write {confidence / 100:g} for {cell}%)"
                 if confidence is not None and 1 < confidence < 100 else "")
         return None, f"confidence {quote(cell)} must be strictly between 0 and 1{hint}"
+    if confidence > 1 - SMALLEST_RISK:  # 1 − α must stay below 1, quantiles finite
+        return None, (f"confidence {quote(cell)} is too close to 1: at most "
+                      f"{1 - SMALLEST_RISK:.10f}")
     return complement(confidence), None  # 1 − confidence, without binary noise
 
 

@@ -123,3 +123,18 @@ def test_help_and_json_runs_import_only_what_they_need(tmp_path):
         "assert not {'matplotlib', 'weasyprint'} & set(sys.modules), sorted(sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_config_confidence_too_close_to_1_is_a_located_error(tmp_path):
+    import json
+
+    (tmp_path / "a.txt").write_text("1\n2\n3\n")
+    (tmp_path / "b.txt").write_text("0.5\n1\n1.5\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized,confidence\n"
+                                    "x,a.txt,b.txt,0.9999999999999999\ny,a.txt,b.txt,\n")
+    assert main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--quiet",
+                 "--format", "json", "--bootstrap", "100"]) == 1
+    first, second = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"]
+    assert first["errors"] == [f"{tmp_path / 'c.csv'}:2: confidence '0.9999999999999999' is "
+                               "too close to 1: at most 0.9999999999"]
+    assert second["status"] == "ok"
