@@ -90,8 +90,8 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
                                                         strict=True), start=1):
             left.plot(*_rug(values, position), color=colour, linewidth=0.5, alpha=0.55,
                       zorder=3)
-        # Compared, not divided: 8 / 5e-324 would overflow.
-        heavy_tailed = max(v.max() for v in samples) >= 4 * min(v.min() for v in samples)
+        # Divided by 4, not by the minimum: 8 / 5e-324 would overflow.
+        heavy_tailed = max(v.max() for v in samples) / 4 >= min(v.min() for v in samples)
         for axes in (left, right):
             if heavy_tailed:  # a linear axis would squeeze the boxes into a line
                 axes.set_xscale("log")
