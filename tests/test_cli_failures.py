@@ -138,3 +138,14 @@ def test_a_config_confidence_too_close_to_1_is_a_located_error(tmp_path):
     assert first["errors"] == [f"{tmp_path / 'c.csv'}:2: confidence '0.9999999999999999' is "
                                "too close to 1: at most 0.9999999999"]
     assert second["status"] == "ok"
+
+
+def test_the_summary_points_at_a_file_that_was_written(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("1\n2\n3\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nx,a.txt,a.txt\n"
+                                    "y,a.txt,missing.txt\n")
+    assert main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--format", "json",
+                 "--bootstrap", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "1 benchmark could not be analysed; see results.json." in out
+    assert "errors.html" not in out
