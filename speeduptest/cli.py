@@ -185,12 +185,13 @@ def build_compare_parser() -> argparse.ArgumentParser:
 class _Progress:
     """A one-line progress indicator on stderr, for terminals only."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, verb: str = "analysing") -> None:
         self.enabled = enabled
+        self.verb = verb
 
     def __call__(self, index: int, total: int, name: str) -> None:
         if self.enabled:
-            sys.stderr.write(f"\r\x1b[Kanalysing {index}/{total}: {name[:50]}")
+            sys.stderr.write(f"\r\x1b[K{self.verb} {index}/{total}: {name[:50]}")
             sys.stderr.flush()
 
     def done(self) -> None:
@@ -351,7 +352,11 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         progress.done()
     if not args.quiet:  # the answer before the (slower) rendering
         _print(render_terminal(results, args.format), end="")
-    files = render_formats(results, args.format)
+    rendering = _Progress(enabled=progress.enabled, verb="rendering")
+    try:
+        files = render_formats(results, args.format, progress=rendering)
+    finally:
+        rendering.done()
     try:
         written = write_report_folder(output, files)
     except OSError as error:

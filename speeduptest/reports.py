@@ -10,6 +10,7 @@ PDF. See benchmarks/reports.py for the timings.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import Results
@@ -67,11 +68,16 @@ def _parts(count: int, workers: int) -> list[_Part]:
 
 
 def render_formats(
-    results: Results, formats: tuple[str, ...], workers: int | None = None
+    results: Results, formats: tuple[str, ...], workers: int | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, bytes]:
     """All files of the chosen formats, name → content. Figures are drawn once for both
-    HTML and PDF; matplotlib, jinja2 and weasyprint are only imported when needed."""
+    HTML and PDF; matplotlib, jinja2 and weasyprint are only imported when needed.
+    ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
     files: dict[str, bytes] = {}
+    # results.json first: it is the quickest, and the one CI jobs read.
+    if "json" in formats:
+        files["results.json"] = render_json(results).encode("utf-8")
     if "html" in formats or "pdf" in formats:
         from .render.html import Figures, ReportRenderer
 
@@ -80,7 +86,13 @@ def render_formats(
         parts = _parts(len(results.benchmarks), workers)
         with worker_pool(workers) as parallel_map:
             # The summary first: its three PDFs are the longest task.
-            outputs = list(parallel_map(functools.partial(_run, results, pdf), [None, *parts]))
+            outputs, done = [], 0
+            for output, task in zip(parallel_map(functools.partial(_run, results, pdf),
+                                                 [None, *parts]), [None, *parts], strict=True):
+                outputs.append(output)
+                done += len(task.indices) if task is not None else 0
+                if progress is not None:
+                    progress(done, len(results.benchmarks), "benchmark pages")
         (summary_figures, summary_pdfs), part_outputs = outputs[0], outputs[1:]
         distributions = {i: uri for uris, _ in part_outputs for i, uri in uris.items()}
         if "html" in formats:
@@ -93,8 +105,6 @@ def render_formats(
             for name in SUMMARY_REPORTS:
                 files[f"{name}.pdf"] = join_and_number([summary_pdfs[name]])
             files["benchmarks.pdf"] = join_and_number([part for _, part in part_outputs])
-    if "json" in formats:
-        files["results.json"] = render_json(results).encode("utf-8")
     for name, file, render in (("md", "summary.md", render_markdown),
                                ("csv", "results.csv", render_csv),
                                ("tex", "table.tex", render_latex)):
