@@ -37,6 +37,8 @@ def simulate(rng: np.random.Generator, mean: float, units: int, shape: str) -> H
 
 def coverage(units: int, shape: str, replicates: int, resamples: int, seed: int) -> dict:
     rng = np.random.default_rng([seed, units, shape == "normal"])
+    # The resamples have their own stream: the data do not depend on how they are drawn.
+    resampling = np.random.default_rng([seed, units, shape == "normal", 1])
     truth = MEAN_INITIAL / MEAN_OPTIMIZED
     hits = {"fieller": 0, "delta": 0, "bootstrap": 0}
     unbounded = 0
@@ -47,8 +49,9 @@ def coverage(units: int, shape: str, replicates: int, resamples: int, seed: int)
         intervals = {
             "fieller": fieller_interval(ci, co, 0.95),
             "delta": delta_interval(ci, co, 0.95),
-            "bootstrap": bootstrap_interval(resampled_means(initial, resamples, rng),
-                                            resampled_means(optimized, resamples, rng), 0.95),
+            "bootstrap": bootstrap_interval(resampled_means(initial, resamples, resampling),
+                                            resampled_means(optimized, resamples, resampling),
+                                            0.95),
         }
         unbounded += not intervals["fieller"].bounded
         for name, interval in intervals.items():

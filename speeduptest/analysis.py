@@ -16,7 +16,17 @@ from . import __version__
 from .batched import run_tests_batched
 from .change import MeanRatio, classify, decide_calls, fieller_bounds, widest_confidence
 from .config import BenchmarkSpec, read_config
-from .effect_size import EffectSize, effect_size, resampled_means
+from .effect_size import (
+    EffectSize,
+    RatioInterval,
+    bootstrap_interval,
+    call_resamples,
+    effect_inputs,
+    effect_size,
+    flat_bootstrap_intervals,
+    resampled_means,
+    uses_shared_counts,
+)
 from .hierarchy import Hierarchy
 from .model import (
     BenchmarkResult,
@@ -34,7 +44,7 @@ from .model import (
     complement,
 )
 from .notices import counted, plural
-from .overall import BootstrapAggregate, overall_figures
+from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
 from .protocol import analyse_pair
 from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
@@ -90,6 +100,7 @@ class _Pair:
     initial: Hierarchy
     optimized: Hierarchy
     call_confidence: float = 0.95  # the highest level its call interval can get (SPEC §8)
+    call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
 
 
 def _read_benchmark(
@@ -176,32 +187,87 @@ def _batched_tests(pairs: list[_Pair]) -> tuple[list[ProtocolTests], list[Protoc
 
 def _analyse_pairs(
     settings: Settings, pairs: list[_Pair]
-) -> tuple[list[_Analysed], BootstrapAggregate]:
+) -> tuple[list[_Analysed], BootstrapAggregate | None]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (runs in a
-    worker)."""
-    aggregate = BootstrapAggregate(settings.bootstrap)
-    analysed = []
+    worker).
+
+    A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
+    own samples and the seed: not on the other benchmarks, nor on how they are shared among
+    workers. Both samples flat (and not too large): the count matrices that every benchmark
+    of the run shares (:func:`flat_bootstrap_intervals`, vectorised over the batch);
+    otherwise, or with bootstrap aggregate intervals (which need every benchmark resampled
+    independently of the others), its own random stream, seeded by (seed, position).
+
+    Where the call may rest on the bootstrap (Fieller's interval unbounded at the widest
+    level the call can get), the call gets ``call_resamples`` from the benchmark's own
+    stream (continuing it, after the interval's resamples when they came from it).
+    """
+    aggregate = (BootstrapAggregate(settings.bootstrap)
+                 if aggregate_method(settings) == "bootstrap" else None)
     forward, backward = _batched_tests(pairs)
-    for pair, tests, reverse_tests in zip(pairs, forward, backward, strict=True):
-        # One random stream per benchmark: results do not depend on what else is analysed,
-        # nor on how the benchmarks are shared among workers.
-        rng = np.random.default_rng([settings.seed, pair.index])
+    inputs = [effect_inputs(pair.initial, pair.optimized) for pair in pairs]
+    # Where Fieller's interval is unbounded at the widest level of the call, the call may
+    # use the bootstrap's (change.decide_calls).
+    fallback = ~fieller_bounds(MeanRatio.concatenate([i.ratio for i in inputs]),
+                               np.array([pair.call_confidence for pair in pairs]))[2]
+    shared = [aggregate is None
+              and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
+              for pair in pairs]
+    intervals = _shared_intervals(settings, pairs, shared)
+    analysed = []
+    for position, (pair, tests, reverse_tests) in enumerate(zip(pairs, forward, backward,
+                                                                strict=True)):
         # The protocol's independent observations are the top-level units (SPEC §7).
         initial, optimized = pair.initial.top_level_means, pair.optimized.top_level_means
         analysis = analyse_pair(initial, optimized, alpha=pair.alpha,
                                 large_sample=settings.large_sample, tests=tests)
-        initial_means = resampled_means(pair.initial, settings.bootstrap, rng)
-        optimized_means = resampled_means(pair.optimized, settings.bootstrap, rng)
-        aggregate.add(pair.weight, initial_means, optimized_means)
-        effect = effect_size(pair.initial, pair.optimized, complement(pair.alpha),
-                             initial_means, optimized_means)
+        confidence = complement(pair.alpha)
+        # One random stream per benchmark: results do not depend on what else is analysed,
+        # nor on how the benchmarks are shared among workers.
+        rng = np.random.default_rng([settings.seed, pair.index])
+        drawn: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+        if shared[position]:
+            interval = intervals[position]
+        else:
+            drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
+                     resampled_means(pair.optimized, settings.bootstrap, rng))
+            if aggregate is not None:
+                aggregate.add(pair.weight, *drawn)
+            interval = bootstrap_interval(*drawn, confidence)
+        resampled = None
+        if fallback[position]:
+            more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
+            if more > 0:
+                drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
+                         np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
+            resampled = drawn[0] / drawn[1]
+        effect = effect_size(pair.initial, pair.optimized, confidence,
+                             inputs=inputs[position], bootstrap=interval)
         # The same protocol with the roles swapped: is the optimized version slower?
         reverse = analyse_pair(optimized, initial, alpha=pair.alpha,
                                large_sample=settings.large_sample, tests=reverse_tests)
-        _, _, bounded = fieller_bounds(effect.ratio, pair.call_confidence)
         analysed.append(_Analysed(analysis, effect, SlowdownCheck(reverse.mean, reverse.median),
-                                  None if bounded[0] else initial_means / optimized_means))
+                                  resampled))
     return analysed, aggregate
+
+
+def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
+                      ) -> dict[int, RatioInterval]:
+    """The bootstrap intervals of the benchmarks resampled with the shared count matrices,
+    by position in the batch, computed together for the benchmarks of the same sizes."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for position, pair in enumerate(pairs):
+        if shared[position]:
+            sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
+            groups.setdefault(sizes, []).append(position)
+    intervals = {}
+    for positions in groups.values():
+        found = flat_bootstrap_intervals(
+            np.stack([pairs[p].initial.top_level_means for p in positions]),
+            np.stack([pairs[p].optimized.top_level_means for p in positions]),
+            [complement(pairs[p].alpha) for p in positions], settings.bootstrap, settings.seed)
+        intervals.update(zip(positions, found, strict=True))
+    return intervals
 
 
 def _decide_calls(
@@ -273,15 +339,19 @@ def analyse_benchmarks(
                                  call_confidence=widest_confidence(
                                      pair.alpha, len(pairs), settings.correction))
              for pair in pairs]
+    pairs = [dataclasses.replace(pair, call_resamples=call_resamples(
+        settings.bootstrap, pair.call_confidence, len(pairs))) for pair in pairs]
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
     workers = (workers or default_workers()) if len(batches) > 1 else 1
-    aggregate = BootstrapAggregate(settings.bootstrap)
+    bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
+                           if aggregate_method(settings) == "bootstrap" else None)
     analysed_count = 0
     resampled: dict[int, np.ndarray | None] = {}
     with worker_pool(workers) as parallel_map:
         outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
         for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
-            aggregate.merge(partial)
+            if bootstrap_aggregate is not None:
+                bootstrap_aggregate.merge(partial)
             for pair, result in zip(batch, analysed, strict=True):
                 position = pair.index - 1
                 benchmarks[position] = dataclasses.replace(
@@ -294,6 +364,10 @@ def analyse_benchmarks(
                 progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
     benchmarks, calls = _decide_calls(benchmarks, resampled, settings)
     analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
+    aggregate = bootstrap_aggregate
+    if aggregate is None and analysed:
+        aggregate = DeltaAggregate(MeanRatio.concatenate(
+            [b.effect.ratio for b in benchmarks if b.status == "ok"]))
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)

@@ -1,7 +1,25 @@
 """Figures over all benchmarks: weighted overall speedups and the accelerated proportion.
 
-Reference: Touati, Worms, Briais, "The Speedup-Test", CCPE 2013, section 6 (overall speedup,
-and the confidence interval of the proportion of accelerated benchmarks).
+The two aggregate speedups of the means, the weighted geometric mean of the per-benchmark
+speedups G and the overall speedup S = Σ W·Ȳᵢ / Σ W·Ȳₒ, get a confidence interval by the delta
+method on their logarithm (default; :class:`DeltaAggregate`) or by the bootstrap
+(:class:`BootstrapAggregate`). The delta method needs only what Fieller's interval of each
+benchmark already needs: each side's relative variance of the mean uₖ = Var(Ȳₖ)/Ȳₖ² from its
+nₖ top-level units, with nₖ − 1 degrees of freedom. The benchmarks (and their two sides) are
+independent, so
+
+- Var(log G) = Σⱼ wⱼ²(uᵢⱼ + uₒⱼ) / (Σ w)²,
+- Var(log S) = Σⱼ (Wⱼ·Ȳᵢⱼ / Σ W·Ȳᵢ)² uᵢⱼ + Σⱼ (Wⱼ·Ȳₒⱼ / Σ W·Ȳₒ)² uₒⱼ,
+
+and each interval is exp(log X ± t·√Var(log X)), t the Student quantile with the
+Welch–Satterthwaite degrees of freedom of its 2b terms (each with nₖ − 1). On the log scale the
+interval is always positive and bounded, and exactly inverted when the two versions are swapped.
+
+References: Touati, Worms, Briais, "The Speedup-Test", CCPE 2013, section 6 (overall speedup,
+and the confidence interval of the proportion of accelerated benchmarks); Kalibera, Jones,
+"Quantifying performance changes with effect size confidence intervals", TR 4-12, 2012
+(the delta method for a ratio of means); F. E. Satterthwaite, "An approximate distribution of
+estimates of variance components", Biometrics Bulletin 2(6), 1946.
 """
 
 from __future__ import annotations
@@ -14,7 +32,12 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-from .effect_size import BOOTSTRAP_TRUSTED_UNITS
+from .change import MeanRatio
+from .effect_size import (
+    AGGREGATE_INTERVALS,
+    BOOTSTRAP_TRUSTED_UNITS,
+    DEFAULT_AGGREGATE_INTERVAL,
+)
 from .model import (
     AggregateInterval,
     Notice,
@@ -106,10 +129,108 @@ def _gain(speedup: float | None) -> float | None:
     return None if speedup is None else 1 - 1 / speedup
 
 
+if "method" in {field.name for field in dataclasses.fields(AggregateInterval)}:
+    _Interval = AggregateInterval
+else:  # until speeduptest.model.AggregateInterval has its own ``method`` field
+
+    @dataclasses.dataclass(frozen=True)
+    class _Interval(AggregateInterval):  # type: ignore[no-redef]
+        method: str = "delta"
+
+
+def _aggregate_interval(definition: str, value: float, low: float, high: float,
+                        confidence: float, method: str) -> AggregateInterval:
+    return _Interval(definition, value, low, high, confidence, method=method)
+
+
+def aggregate_method(settings) -> str:
+    """How the run's aggregate intervals are made: ``settings.aggregate_interval``, one of
+    AGGREGATE_INTERVALS ("delta" by default)."""
+    method = getattr(settings, "aggregate_interval", DEFAULT_AGGREGATE_INTERVAL)
+    if method not in AGGREGATE_INTERVALS:
+        raise ValueError(f"unknown aggregate interval {method!r}; choose from "
+                         f"{', '.join(AGGREGATE_INTERVALS)}")
+    return method
+
+
+def _geometric_mean(pairs: Sequence[tuple[float, PairAnalysis]]) -> float:
+    total = math.fsum(w for w, _ in pairs)
+    return math.exp(math.fsum(w * math.log(a.speedup.mean) for w, a in pairs) / total)
+
+
+def log_interval(terms: np.ndarray, df: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The half-width t·√V of a delta-method interval on a log scale, V = Σ terms, and the
+    Welch–Satterthwaite degrees of freedom ν = V² / Σ(termₖ² / dfₖ) (∞ when V = 0). The terms
+    are divided by V before squaring, so that none underflows."""
+    from scipy import special
+
+    variance = math.fsum(terms)
+    if not variance > 0:
+        return 0.0, math.inf
+    shares = terms / variance
+    df_total = 1 / math.fsum(shares**2 / df)
+    t = -float(special.stdtrit(df_total, (1 - confidence) / 2))
+    return t * math.sqrt(variance), df_total
+
+
+def delta_half_widths(weights: np.ndarray, initial_means: np.ndarray,
+                      optimized_means: np.ndarray, ratio: MeanRatio,
+                      confidence: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Half-widths on the log scale, with their Welch–Satterthwaite degrees of freedom, of the
+    delta-method intervals of the weighted geometric mean of the speedups of the means and of
+    the overall speedup Σ W·Ȳᵢ / Σ W·Ȳₒ (formulas in the module's docstring), per benchmark:
+    the weights, each side's mean time (in any unit common to all benchmarks) and the
+    :class:`MeanRatio` (relative variances of the means and their degrees of freedom)."""
+    weights = np.asarray(weights, dtype=float)
+    df = np.concatenate([ratio.initial_df, ratio.optimized_df])
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    shares = weights / math.fsum(weights)
+    geometric = log_interval(np.concatenate([shares**2 * u_i, shares**2 * u_o]), df,
+                             confidence)
+    # Each benchmark's share of Σ W·Ȳ on each side, with the times relative to the largest.
+    largest = max(np.max(initial_means), np.max(optimized_means))
+    weighted_i = weights * (np.asarray(initial_means, dtype=float) / largest)
+    weighted_o = weights * (np.asarray(optimized_means, dtype=float) / largest)
+    shares_i, shares_o = weighted_i / math.fsum(weighted_i), weighted_o / math.fsum(weighted_o)
+    overall = log_interval(np.concatenate([shares_i**2 * u_i, shares_o**2 * u_o]), df,
+                           confidence)
+    return geometric, overall
+
+
+class DeltaAggregate:
+    """Delta-method intervals of the aggregate speedups on their log (see the module's
+    docstring), from every analysed benchmark's :class:`MeanRatio` in the order of ``pairs``."""
+
+    method = "delta"
+
+    def __init__(self, ratio: MeanRatio) -> None:
+        self.ratio = ratio
+
+    def intervals(
+        self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
+    ) -> tuple[AggregateInterval, AggregateInterval] | None:
+        if not pairs:
+            return None
+        (half, _), (overall_half, _) = delta_half_widths(
+            np.array([w for w, _ in pairs]), np.array([a.initial.mean for _, a in pairs]),
+            np.array([a.optimized.mean for _, a in pairs]), self.ratio, confidence)
+        geometric, overall = _geometric_mean(pairs), _weighted_speedup(pairs, "mean")
+        return (
+            _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric,
+                                geometric * math.exp(-half), geometric * math.exp(half),
+                                confidence, "delta"),
+            _aggregate_interval(OVERALL_SPEEDUP_DEFINITION, overall,
+                                overall * math.exp(-overall_half),
+                                overall * math.exp(overall_half), confidence, "delta"),
+        )
+
+
 class BootstrapAggregate:
     """Accumulates, resample by resample, what the aggregate speedups need, so that the
     benchmarks' bootstrap means need not be kept: Σ W·log(speedup*), Σ W·mean*(initial) and
     Σ W·mean*(optimized). Each benchmark is resampled independently (and hierarchically)."""
+
+    method = "bootstrap"
 
     def __init__(self, resamples: int) -> None:
         self.weighted_log_speedups = np.zeros(resamples)
@@ -138,17 +259,16 @@ class BootstrapAggregate:
         if not pairs or self.total_weight == 0:
             return None
         quantiles = [(1 - confidence) / 2, (1 + confidence) / 2]
-        total = math.fsum(w for w, _ in pairs)
-        geometric = math.exp(math.fsum(w * math.log(a.speedup.mean) for w, a in pairs) / total)
+        geometric = _geometric_mean(pairs)
         low, high = np.exp(np.quantile(self.weighted_log_speedups / self.total_weight, quantiles))
         ratio = _weighted_speedup(pairs, "mean")
         ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
                                             quantiles)
         return (
-            AggregateInterval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
-                              confidence),
-            AggregateInterval(OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low),
-                              float(ratio_high), confidence),
+            _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
+                                confidence, "bootstrap"),
+            _aggregate_interval(OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low),
+                                float(ratio_high), confidence, "bootstrap"),
         )
 
 
@@ -157,13 +277,14 @@ def overall_figures(
     *,
     confidence: float,
     precision: float,
-    aggregate: BootstrapAggregate | None = None,
+    aggregate: DeltaAggregate | BootstrapAggregate | None = None,
     aggregate_confidence: float = 0.95,
 ) -> Overall:
     """Overall figures over the analysed benchmarks, given as (weight, analysis) pairs.
 
     The overall speedup is S = Σ W·ET(initial) / Σ W·ET(optimized) and the gain 1 − 1/S, for
-    ET the mean, the median and the minimum.
+    ET the mean, the median and the minimum. ``aggregate`` makes the intervals of the
+    geometric mean of the speedups of the means and of the overall speedup of the means.
     """
     figures = {}
     notices: list[Notice] = []
@@ -190,7 +311,7 @@ def overall_figures(
         geometric, ratio_interval = intervals
         figures["mean"] = dataclasses.replace(figures["mean"], interval=ratio_interval)
         fewest = min(min(a.initial.n, a.optimized.n) for _, a in pairs)
-        if fewest < BOOTSTRAP_TRUSTED_UNITS:
+        if aggregate.method == "bootstrap" and fewest < BOOTSTRAP_TRUSTED_UNITS:
             notices.append(Notice(
                 "aggregate-bootstrap-undercovers",
                 f"The aggregate bootstrap intervals may be too narrow: a benchmark has only "
