@@ -126,7 +126,16 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--large-sample", type=_count(1), default=30,
                         help="a sample is large when it has more values than this (default 30)")
     parser.add_argument("--bootstrap", type=_count(1, 10**7), default=10_000,
-                        help="resamples of every resampling method (default 10000)")
+                        help="resamples of each benchmark's bootstrap interval, and of the "
+                             "aggregate intervals with --aggregate-interval bootstrap "
+                             "(default 10000; a call that rests on a bootstrap interval "
+                             "draws more, up to 100000)")
+    parser.add_argument("--aggregate-interval", choices=("delta", "bootstrap"),
+                        default="delta",
+                        help="how the intervals of the geometric mean of the speedups and of "
+                             "the overall speedup are made: the delta method on their log "
+                             "(default) or the bootstrap (every benchmark resampled "
+                             "independently, --bootstrap times)")
     parser.add_argument("--seed", type=_count(0, 2**63 - 1), default=0,
                         help="random seed (default 0)")
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
@@ -327,6 +336,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         precision=args.precision,
         large_sample=args.large_sample,
         bootstrap=args.bootstrap,
+        aggregate_interval=args.aggregate_interval,
         seed=args.seed,
         threshold=args.threshold,
         correction=args.correction,

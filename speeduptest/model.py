@@ -12,7 +12,7 @@ from typing import Literal
 import numpy as np
 
 from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Call, Change, Correction
-from .effect_size import EffectSize
+from .effect_size import DEFAULT_AGGREGATE_INTERVAL, EffectSize
 from .notices import InputError, Notice
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
@@ -163,13 +163,15 @@ class ProportionEstimate:
 
 @dataclass(frozen=True)
 class AggregateInterval:
-    """A speedup over all benchmarks with its bootstrap interval."""
+    """A speedup over all benchmarks with its confidence interval, and the method that made
+    it: "delta" (the delta method on the log, the default) or "bootstrap"."""
 
     definition: str
     value: float
     low: float
     high: float
     confidence: float
+    method: str = "delta"
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ class OverallFigure:
     speedup: float | None
     gain: float | None
     proportion: ProportionEstimate | None = None
-    interval: AggregateInterval | None = None  # bootstrap, for the mean only
+    interval: AggregateInterval | None = None  # for the mean only
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,8 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged" (SPEC §8)
     correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
     fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
+    # How the aggregate intervals are made: "delta" (default) or "bootstrap".
+    aggregate_interval: str = DEFAULT_AGGREGATE_INTERVAL
 
     @property
     def confidence(self) -> float:

@@ -36,7 +36,6 @@ from .change import MeanRatio
 from .effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
-    DEFAULT_AGGREGATE_INTERVAL,
 )
 from .model import (
     AggregateInterval,
@@ -129,24 +128,15 @@ def _gain(speedup: float | None) -> float | None:
     return None if speedup is None else 1 - 1 / speedup
 
 
-if "method" in {field.name for field in dataclasses.fields(AggregateInterval)}:
-    _Interval = AggregateInterval
-else:  # until speeduptest.model.AggregateInterval has its own ``method`` field
-
-    @dataclasses.dataclass(frozen=True)
-    class _Interval(AggregateInterval):  # type: ignore[no-redef]
-        method: str = "delta"
-
-
 def _aggregate_interval(definition: str, value: float, low: float, high: float,
                         confidence: float, method: str) -> AggregateInterval:
-    return _Interval(definition, value, low, high, confidence, method=method)
+    return AggregateInterval(definition, value, low, high, confidence, method=method)
 
 
 def aggregate_method(settings) -> str:
     """How the run's aggregate intervals are made: ``settings.aggregate_interval``, one of
     AGGREGATE_INTERVALS ("delta" by default)."""
-    method = getattr(settings, "aggregate_interval", DEFAULT_AGGREGATE_INTERVAL)
+    method = settings.aggregate_interval
     if method not in AGGREGATE_INTERVALS:
         raise ValueError(f"unknown aggregate interval {method!r}; choose from "
                          f"{', '.join(AGGREGATE_INTERVALS)}")

@@ -24,7 +24,8 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
     data = json.loads((first / "results.json").read_text())
     assert data["tool"]["name"] == "speeduptest"
     assert data["settings"] == {"alpha": 0.05, "proportion_confidence": 0.95, "precision": 0.05,
-                                "large_sample": 30, "bootstrap": 10000, "seed": 0,
+                                "large_sample": 30, "bootstrap": 10000,
+                                "aggregate_interval": "delta", "seed": 0,
                                 "threshold": 0.01, "correction": "fcr",
                                 "fail_on_slowdown": False}
     assert len(data["benchmarks"]) == 22

@@ -230,7 +230,7 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
                    threshold: float) -> list[ForestPart]:
     """Every analysed benchmark, by speedup of the means (fastest first): the speedup as a
     point, the corrected interval of its call as a bar, both in the colour of the call; the
-    threshold band 1/(1 + τ) … 1 + τ shaded; the weighted geometric mean with its bootstrap
+    threshold band 1/(1 + τ) … 1 + τ shaded; the weighted geometric mean with its
     interval as the last row. Drawn as several figures of at most FOREST_ROWS rows with the
     same axis, so that every benchmark is shown and each figure fits a page."""
     analysed = sorted((b for b in benchmarks if b.analysis is not None and b.change is not None),

@@ -25,6 +25,10 @@ def change(value: float | None) -> str:
     return "—" if value is None else change_words(value)
 
 
+#: How an aggregate interval was made, in words.
+AGGREGATE_METHODS = {"delta": "delta-method", "bootstrap": "bootstrap"}
+
+
 def plural(count: int, noun: str) -> str:
     """"1 benchmark", "2 benchmarks" (nouns with a plain -s plural)."""
     return f"{count} {noun}{'' if count == 1 else 's'}"

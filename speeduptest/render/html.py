@@ -22,6 +22,7 @@ from ..model import BenchmarkResult, Results
 from ..notices import Notice
 from . import figures
 from .formatting import (
+    AGGREGATE_METHODS,
     TimeScale,
     answer_sentence,
     benchmark_scale,
@@ -240,7 +241,8 @@ def environment() -> jinja2.Environment:
                        plural=plural, probability=probability, adjusted=adjusted,
                        interval_label=interval_label, call_note=call_note,
                        threshold=threshold)
-    env.globals.update(interval=interval, interval_cell=interval_cell)
+    env.globals.update(interval=interval, interval_cell=interval_cell,
+                       aggregate_methods=AGGREGATE_METHODS)
     return env
 
 

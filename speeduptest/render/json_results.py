@@ -103,7 +103,7 @@ def _aggregate(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
     if aggregate is None:
         return None
     return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
-            "confidence": aggregate.confidence, "method": "bootstrap",
+            "confidence": aggregate.confidence, "method": aggregate.method,
             "definition": aggregate.definition}
 
 
@@ -210,6 +210,7 @@ def results_dict(results: Results) -> dict[str, Any]:
             "precision": settings.precision,
             "large_sample": settings.large_sample,
             "bootstrap": settings.bootstrap,
+            "aggregate_interval": settings.aggregate_interval,
             "seed": settings.seed,
             "threshold": settings.threshold,
             "correction": settings.correction,

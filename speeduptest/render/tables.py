@@ -13,7 +13,15 @@ from collections.abc import Iterable
 
 from ..change import CORRECTION_LABELS, threshold_band
 from ..model import BenchmarkResult, Decision, Results
-from .formatting import answer_sentence, by_call, change, interval, level, threshold
+from .formatting import (
+    AGGREGATE_METHODS,
+    answer_sentence,
+    by_call,
+    change,
+    interval,
+    level,
+    threshold,
+)
 
 # --------------------------------------------------------------------------- shared words
 
@@ -433,14 +441,15 @@ def _tex_caption(results: Results, shared: _CallIntervals) -> str:
                     "(n.s.: not significant; inconcl.: the test's assumptions do not hold; "
                     "slower: the protocol run in reverse is significant).")
     overall = results.overall
-    levels = sorted({level(a.confidence) for a in (overall.geometric_mean, overall.mean.interval)
-                     if a is not None})
+    aggregates = [a for a in (overall.geometric_mean, overall.mean.interval) if a is not None]
+    levels = sorted({level(a.confidence) for a in aggregates})
+    methods = " and ".join(sorted({AGGREGATE_METHODS[a.method] for a in aggregates}))
     if analysed and overall.mean.speedup is not None:
         text.append(
             "Bottom rows: geometric mean of the speedups and weighted overall speedup "
             r"($\sum W\cdot\mathrm{mean}_{\mathrm{initial}} / "
             r"\sum W\cdot\mathrm{mean}_{\mathrm{optimized}}$)"
-            + (f", with {' and '.join(levels)} bootstrap CIs".replace("%", r"\%")
+            + (f", with {' and '.join(levels)} {methods} CIs".replace("%", r"\%")
                if levels else "")
             + "; Mean, Median: how many benchmarks the Speedup-Test finds faster.")
     return " ".join(text)

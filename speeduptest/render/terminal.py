@@ -6,7 +6,15 @@ from ..change import CORRECTION_LABELS
 from ..model import OverallFigure, Results
 from ..notices import counted
 from ..planning import ExperimentPlan
-from .formatting import answer_sentence, by_call, change, interval, plural, speedup
+from .formatting import (
+    AGGREGATE_METHODS,
+    answer_sentence,
+    by_call,
+    change,
+    interval,
+    plural,
+    speedup,
+)
 from .formatting import level as percent_level
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
@@ -107,7 +115,8 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
                      f"{caveat}")
     if overall.mean.interval is not None:
         aggregate = overall.mean.interval
-        lines.append(f"    mean, bootstrap {aggregate.confidence:.0%} CI "
+        lines.append(f"    mean, {AGGREGATE_METHODS[aggregate.method]} "
+                     f"{percent_level(aggregate.confidence)} CI "
                      f"{interval(aggregate.low, aggregate.high)}")
     lines.append(_proportion_line("mean  ", overall.mean))
     lines.append(_proportion_line("median", overall.median))
