@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import hashlib
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,7 +120,7 @@ def _read_benchmark(
     errors: list[InputError] = []
     for role, file, selection in (("initial", spec.initial, spec.initial_selection),
                                   ("optimized", spec.optimized, spec.optimized_selection)):
-        key = file.resolve()
+        key = Path(os.path.realpath(file))  # never raises, even on a symbolic link loop
         if key not in sources:
             sources[key] = read_source(file, options=options)
         read[role] = select(sources[key], selection)

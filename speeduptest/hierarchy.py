@@ -97,7 +97,9 @@ class Hierarchy:
 
     @property
     def grand_mean(self) -> float:
-        return float(self._top_means.mean())
+        # At a scale near 1 (an exact power of two): the sum of times near 1e308 overflows.
+        _, exponent = np.frexp(self._top_means.max())
+        return float(np.ldexp(np.ldexp(self._top_means, -int(exponent)).mean(), int(exponent)))
 
     def describe(self) -> str:
         """The design in words, e.g. "3 build › 2 execution › 2 iteration" (unbalanced

@@ -101,3 +101,14 @@ def test_a_read_only_folder_is_one_line_and_changes_nothing(tmp_path, monkeypatc
     assert error == [f"speeduptest: error: could not write the reports in {out} (Read-only "
                      "file system); it was not changed"]
     assert (out / "results.json").read_bytes() == before
+
+
+def test_times_near_the_largest_float_are_analysed(tmp_path):
+    (tmp_path / "a.txt").write_text("1.5e308\n1.6e308\n1.7e308\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nx,a.txt,a.txt\n")
+    with np.errstate(over="raise"):  # no overflow anywhere on the way
+        status = main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--quiet",
+                       "--format", "json", "--bootstrap", "100"])
+    assert status == 0
+    benchmark = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"][0]
+    assert benchmark["speedup"]["mean"] == 1.0 and benchmark["change"]["call"] == "uncertain"
