@@ -6,9 +6,9 @@ or file system has no such call, two renames with SIGINT and SIGTERM held back b
 A failure or an interrupt, even SIGKILL, leaves the old folder exactly as it was or the new
 one complete, never a mix. What a killed run leaves beside it (its staging folder; after a
 kill between the two fallback renames, the old folder under a hidden name, then put back) is
-cleaned up by the next run before anything else. Only a folder that holds nothing but
-speeduptest's own report files is ever replaced: anything else in it is the user's, and the
-run refuses to start.
+cleaned up by the next run before anything else. Anything else in the folder (a log, notes:
+not one of the report files) is the user's and is carried over into the new folder as hard
+links, so it is never lost and never copied.
 """
 
 from __future__ import annotations
@@ -76,16 +76,25 @@ def check_output_folder(directory: Path) -> Path:
             if not os.access(ancestor, os.W_OK | os.X_OK):
                 raise OutputError(f"-o {shown}: cannot write in {ancestor}")
             break
-    if directory.is_dir():
-        foreign = sorted(entry.name for entry in directory.iterdir()
-                         if entry.name not in REPORT_FILES or not entry.is_file())
-        if foreign:
-            listed = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more"
-                                               if len(foreign) > 3 else "")
-            raise OutputError(
-                f"-o {shown}: holds files that are not speeduptest reports ({listed}); the "
-                "report folder is replaced as a whole, so give a new or empty folder")
+    if directory.is_dir() and not os.access(directory, os.R_OK | os.X_OK):
+        raise OutputError(f"-o {shown}: cannot read the folder")
     return directory
+
+
+def _carry_over(directory: Path, staging: Path) -> None:
+    """Everything in the report folder that is not a report file of ours (a log, notes) is
+    hard-linked into the new folder: the same files, not copies, so nothing of the user's is
+    lost whichever folder survives, and a log still being written keeps growing."""
+    for entry in os.scandir(directory):
+        if entry.name in REPORT_FILES and entry.is_file(follow_symlinks=False):
+            continue  # ours: replaced by the new run, or gone if not written again
+        target = staging / entry.name
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry.path), target)
+        elif entry.is_dir():
+            shutil.copytree(entry.path, target, symlinks=True, copy_function=os.link)
+        else:
+            os.link(entry.path, target)
 
 
 @contextlib.contextmanager
@@ -129,6 +138,8 @@ def write_report_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
         staging.mkdir()
         for name, content in files.items():
             (staging / name).write_bytes(content)
+        if directory.exists():
+            _carry_over(directory, staging)
         if directory.exists() and _exchange(staging, directory):
             old = staging  # the old report, now under the staging name
         else:

@@ -65,19 +65,33 @@ def test_the_output_folder_is_checked_before_any_work(tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(analysis, "analyse_config", no_analysis)
     (tmp_path / "out.txt").write_text("")
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "notes.txt").write_text("mine")
     for target, message in (
             ("out.txt", "-o {}: exists and is not a folder"),
             ("out.txt/below", "is not a folder"),
-            ("/dev/null", "-o /dev/null: exists and is not a folder"),
-            ("mine", "holds files that are not speeduptest reports (notes.txt)")):
+            ("/dev/null", "-o /dev/null: exists and is not a folder")):
         path = target if target.startswith("/") else str(tmp_path / target)
         assert main([CONFIG, "-o", path]) == 2
         line = one_error_line(capsys)
         assert line.startswith("speeduptest: error: -o ")
         assert message.format(path) in line
-    assert (tmp_path / "mine" / "notes.txt").read_text() == "mine"  # never touched
+
+
+def test_the_users_files_in_the_report_folder_are_kept(tmp_path):
+    """A log or notes beside the reports are the user's: the new report folder holds the
+    same files (hard links), and a stale report file of an earlier run is gone."""
+    out = tmp_path / "out"
+    assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json,md"]) == 0
+    (out / "notes.txt").write_text("mine")
+    (out / ".log").write_text("log")
+    (out / "data").mkdir()
+    (out / "data" / "raw.txt").write_text("raw")
+    inode = (out / "notes.txt").stat().st_ino
+    assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [".log", "data", "notes.txt",
+                                                     "results.json"]
+    assert (out / "notes.txt").read_text() == "mine" and (out / ".log").read_text() == "log"
+    assert (out / "notes.txt").stat().st_ino == inode  # the same file, not a copy
+    assert (out / "data" / "raw.txt").read_text() == "raw"
 
 
 def test_an_internal_error_is_one_line_with_status_4(tmp_path, capsys, monkeypatch):

@@ -61,6 +61,7 @@ def test_an_interrupted_write_leaves_the_old_or_the_new_report(tmp_path, signal_
     # The old report: JSON and Markdown. The new one: JSON, CSV and TeX (other files, so a
     # mix of the two would show).
     assert main([*common, "--format", "json,md", "--seed", "1"]) == 0
+    (out / "notes.txt").write_text("the user's")  # not a report file: kept whatever happens
     old = snapshot(out)
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER)
@@ -75,14 +76,16 @@ def test_an_interrupted_write_leaves_the_old_or_the_new_report(tmp_path, signal_
         assert "Traceback" not in process.stderr
     now = snapshot(out)
     if moment == "swap":  # the new report was in place when the signal came
-        assert sorted(now) == ["results.csv", "results.json", "table.tex"]
+        assert sorted(now) == ["notes.txt", "results.csv", "results.json", "table.tex"]
         assert now["results.json"] != old["results.json"]
     else:
         assert now == old
     # Whatever a killed run left beside the folder is cleaned up by the next run.
     assert main([*common, "--format", "json"]) == 0
     assert sorted(os.listdir(tmp_path)) == ["driver.py", "report"]
-    assert sorted(snapshot(out)) == ["results.json"]  # no stale file of an earlier run
+    # No stale report of an earlier run; the user's file is still there.
+    assert sorted(snapshot(out)) == ["notes.txt", "results.json"]
+    assert (out / "notes.txt").read_text() == "the user's"
 
 
 def test_ctrl_c_during_the_analysis_stops_at_once(tmp_path):
