@@ -48,6 +48,8 @@ Correction = Literal["bonferroni", "fcr", "none"]
 
 CALLS: tuple[Call, ...] = ("faster", "slower", "unchanged", "uncertain")
 CORRECTIONS: tuple[Correction, ...] = ("bonferroni", "fcr", "none")
+#: The methods of a call's interval, in words.
+METHOD_LABELS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
 CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
                      "none": "no correction"}
 #: A change smaller than 1% of the execution time is ignored by default (as Criterion does).
@@ -314,7 +316,7 @@ def _reason(why: str, low: float | None, high: float | None, confidence: float,
             method: str, correction: Correction, benchmarks: int, threshold: float,
             selections: int, resamples: int) -> str:
     level = percent_level(confidence)
-    label = {"fieller": "Fieller", "bootstrap": "bootstrap"}[method]
+    label = METHOD_LABELS[method]
     widened = {"none": "", "bonferroni": f" (Bonferroni over {benchmarks} benchmarks)",
                "fcr": f" (FCR over {benchmarks} benchmarks, {selections} selected)"}[correction]
     if benchmarks == 1:

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import Results
-from .output import DEFAULT_FORMATS, FORMATS  # noqa: F401 (where the formats are decided)
 from .parallel import default_workers, worker_pool
 from .render.json_results import render_json
 from .render.tables import render_csv, render_latex, render_markdown

@@ -17,6 +17,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
+from ..change import METHOD_LABELS as CALL_METHODS
 from ..change import WHY, Change, threshold_band
 from ..model import BenchmarkResult, Results
 from ..notices import Notice
@@ -41,10 +42,9 @@ from .formatting import (
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
           "warnings": "Warnings", "errors": "Errors"}
-METHOD_LABELS = {"fieller": "Fieller", "delta": "delta method", "bootstrap": "bootstrap"}
+METHOD_LABELS = {**CALL_METHODS, "delta": "delta method"}  # the effect-size intervals
 VERDICT_LABELS = {"significant": "significant", "not_significant": "not significant",
                   "inconclusive": "inconclusive"}
-CALL_METHODS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
 #: A heading for each kind of warning (Notice.code) in the warnings report; a code not
 #: listed here is headed by its own words.
 NOTICE_TITLES = {

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..change import CORRECTION_LABELS, threshold_band
+from ..change import METHOD_LABELS as _METHOD_LABELS
 from ..model import BenchmarkResult, Decision, Results
 from .formatting import (
     AGGREGATE_METHODS,
@@ -32,7 +33,6 @@ CALL_MARKS = {"faster": "✅ faster", "slower": "🔻 slower", "unchanged": "➖
 #: a call. A significant verdict of the reverse protocol reads "slower".
 VERDICT_WORDS = {"significant": "faster", "not_significant": "not significant",
                  "inconclusive": "inconclusive"}
-_METHOD_LABELS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
 
 
 def _verdicts(benchmark: BenchmarkResult) -> tuple[str, str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..change import CORRECTION_LABELS
+from ..change import CORRECTION_LABELS, METHOD_LABELS
 from ..model import OverallFigure, Results
 from ..notices import counted
 from ..planning import ExperimentPlan
@@ -80,7 +80,7 @@ def _interval_note(results: Results) -> str | None:
         return None
     levels = {percent_level(c.confidence) for c in changes}
     methods = sorted({c.method for c in changes})
-    names = " or ".join({"fieller": "Fieller", "bootstrap": "bootstrap"}[m] for m in methods)
+    names = " or ".join(METHOD_LABELS[m] for m in methods)
     at = f"at {levels.pop()}" if len(levels) == 1 else "at each benchmark's level"
     corrected = ("" if calls.correction == "none" or calls.total == 1
                  else f", {CORRECTION_LABELS[calls.correction]}")
