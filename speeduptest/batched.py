@@ -37,7 +37,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .model import ProtocolTests
 from .protocol import run_tests
@@ -471,7 +471,7 @@ def _ks_batch(x: np.ndarray, y: np.ndarray, median_x: np.ndarray, median_y: np.n
             p_value = _smirnov_exact_batch(threshold, m, n, block_end)
         method = "exact"
     else:
-        p_value = stats.kstwobign.sf(math.sqrt(m * n / (m + n)) * statistic)
+        p_value = special.kolmogorov(math.sqrt(m * n / (m + n)) * statistic)
         method = "asymptotic"
     return [KSResult(s, p, method) for s, p in zip(statistic.tolist(),
                                                    np.asarray(p_value, float).tolist(),

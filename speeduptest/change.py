@@ -216,13 +216,24 @@ def classify(low: np.ndarray, high: np.ndarray, bounded: np.ndarray, threshold: 
 
 
 def adjusted_p_values(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """Holm's and Benjamini–Hochberg's adjustments, as R's ``p.adjust`` (statsmodels)."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm's (1979) and Benjamini–Hochberg's (1995) adjustments, as R's ``p.adjust``.
 
+    Written out (a cumulative maximum or minimum over the sorted p-values) because importing
+    statsmodels' ``multipletests`` takes 0.3–1.7 s, more than the whole analysis of 10,000
+    benchmarks; tests compare both with R and with statsmodels.
+    """
     p = np.asarray(p_values, dtype=float)
-    if p.size == 0:
+    count = p.size
+    if count == 0:
         return p, p
-    return (multipletests(p, method="holm")[1], multipletests(p, method="fdr_bh")[1])
+    order = np.argsort(p, kind="stable")
+    ascending = p[order]
+    holm = np.empty(count)
+    holm[order] = np.minimum(np.maximum.accumulate((count - np.arange(count)) * ascending), 1)
+    bh = np.empty(count)
+    descending = (count / np.arange(count, 0, -1)) * ascending[::-1]
+    bh[order[::-1]] = np.minimum(np.minimum.accumulate(descending), 1)
+    return holm, bh
 
 
 @dataclass(frozen=True)

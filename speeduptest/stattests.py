@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 #: Shapiro–Wilk (Royston's AS R94 algorithm) is defined for 3 to 5000 values, as in R.
 SHAPIRO_MAX_SIZE = 5000
@@ -133,6 +133,9 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     # W is scale-invariant: at a scale near 1 (an exact power of two), scipy's zero-range
     # guard (range below 1e-19 gives W = 1, p = 1) cannot mistake tiny times for constants.
     x = np.ldexp(x, -int(np.frexp(np.max(np.abs(x)))[1]))
+    # Imported here: scipy.stats costs ~0.8 s to import, and the batched path never needs it.
+    from scipy import stats
+
     result = stats.shapiro(x)
     return ShapiroResult(float(result.statistic), float(result.pvalue), n)
 
@@ -274,7 +277,7 @@ def ks_test(x: np.ndarray, y: np.ndarray) -> KSResult:
     statistic, block_end = _smirnov_statistic(x - np.median(x), y - np.median(y))
     if m * n < KS_EXACT_PRODUCT:
         return KSResult(statistic, _smirnov_exact_upper(statistic, m, n, block_end), "exact")
-    p_value = float(stats.kstwobign.sf(math.sqrt(m * n / (m + n)) * statistic))
+    p_value = float(special.kolmogorov(math.sqrt(m * n / (m + n)) * statistic))
     return KSResult(statistic, p_value, "asymptotic")
 
 

@@ -43,6 +43,17 @@ def test_adjusted_p_values_agree_with_r_p_adjust(case):
     np.testing.assert_allclose(bh, case["bh"], rtol=1e-12, atol=0)
 
 
+@given(st.lists(st.sampled_from([0.0, 1e-300, 0.001, 0.01, 0.04, 0.05, 0.5, 1.0])
+                | st.floats(0, 1), min_size=1, max_size=40))
+@settings(max_examples=200, deadline=None)
+def test_adjusted_p_values_agree_with_statsmodels(p_values):
+    from statsmodels.stats.multitest import multipletests
+
+    holm, bh = adjusted_p_values(p_values)
+    np.testing.assert_allclose(holm, multipletests(p_values, method="holm")[1], rtol=1e-14)
+    np.testing.assert_allclose(bh, multipletests(p_values, method="fdr_bh")[1], rtol=1e-14)
+
+
 @pytest.mark.parametrize("case", CASES["fieller"], ids=lambda c: c["name"])
 def test_fieller_interval_and_its_p_value_agree_with_r(case):
     ratio = ratio_of([(case["x"], case["y"])])
