@@ -22,6 +22,7 @@ from .effect_size import (
     RatioInterval,
     bootstrap_interval,
     call_resamples,
+    default_resamples,
     effect_inputs,
     effect_size,
     flat_bootstrap_intervals,
@@ -39,6 +40,7 @@ from .model import (
     ProtocolTests,
     Results,
     RunInfo,
+    SampleSummary,
     Settings,
     SlowdownCheck,
     Source,
@@ -47,7 +49,7 @@ from .model import (
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
-from .protocol import analyse_pair
+from .protocol import analyse_pair, decide_mean, decide_median, summarise_rows
 from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
 from .samples import Sample
 
@@ -167,23 +169,32 @@ class _Analysed:
     resampled_speedups: np.ndarray | None
 
 
-def _batched_tests(pairs: list[_Pair]) -> tuple[list[ProtocolTests], list[ProtocolTests]]:
-    """The protocol's tests of every pair, both ways, run together for the pairs whose
-    top-level samples have the same sizes (identical to running them pair by pair)."""
+@dataclass(frozen=True)
+class _BatchedParts:
+    """What is computed together for the pairs whose top-level samples have equal sizes."""
+
+    tests: ProtocolTests  # initial vs optimized
+    reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
+    summaries: tuple[SampleSummary, SampleSummary]
+
+
+def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
+    """The protocol's tests of every pair, both ways, and the summaries of its samples, run
+    together for the pairs whose top-level samples have the same sizes (identical to running
+    them pair by pair)."""
     groups: dict[tuple[int, int], list[int]] = {}
     for position, pair in enumerate(pairs):
         sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
         groups.setdefault(sizes, []).append(position)
-    forward: list[ProtocolTests | None] = [None] * len(pairs)
-    backward: list[ProtocolTests | None] = [None] * len(pairs)
+    parts: list[_BatchedParts | None] = [None] * len(pairs)
     for positions in groups.values():
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
-        for results, (first, second) in ((forward, (x, y)), (backward, (y, x))):
-            for position, tests in zip(positions, run_tests_batched(first, second),
-                                       strict=True):
-                results[position] = tests
-    return forward, backward  # type: ignore[return-value]
+        for position, *found in zip(positions, run_tests_batched(x, y),
+                                    run_tests_batched(y, x), summarise_rows(x),
+                                    summarise_rows(y), strict=True):
+            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]))
+    return parts  # type: ignore[return-value]
 
 
 def _analyse_pairs(
@@ -205,7 +216,7 @@ def _analyse_pairs(
     """
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
-    forward, backward = _batched_tests(pairs)
+    batched = _batched_parts(pairs)
     inputs = [effect_inputs(pair.initial, pair.optimized) for pair in pairs]
     # Where Fieller's interval is unbounded at the widest level of the call, the call may
     # use the bootstrap's (change.decide_calls).
@@ -216,12 +227,12 @@ def _analyse_pairs(
               for pair in pairs]
     intervals = _shared_intervals(settings, pairs, shared)
     analysed = []
-    for position, (pair, tests, reverse_tests) in enumerate(zip(pairs, forward, backward,
-                                                                strict=True)):
+    for position, (pair, parts) in enumerate(zip(pairs, batched, strict=True)):
         # The protocol's independent observations are the top-level units (SPEC §7).
         initial, optimized = pair.initial.top_level_means, pair.optimized.top_level_means
         analysis = analyse_pair(initial, optimized, alpha=pair.alpha,
-                                large_sample=settings.large_sample, tests=tests)
+                                large_sample=settings.large_sample, tests=parts.tests,
+                                summaries=parts.summaries)
         confidence = complement(pair.alpha)
         # One random stream per benchmark: results do not depend on what else is analysed,
         # nor on how the benchmarks are shared among workers.
@@ -245,10 +256,9 @@ def _analyse_pairs(
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval)
         # The same protocol with the roles swapped: is the optimized version slower?
-        reverse = analyse_pair(optimized, initial, alpha=pair.alpha,
-                               large_sample=settings.large_sample, tests=reverse_tests)
-        analysed.append(_Analysed(analysis, effect, SlowdownCheck(reverse.mean, reverse.median),
-                                  resampled))
+        reverse = [decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)
+                   for decide in (decide_mean, decide_median)]
+        analysed.append(_Analysed(analysis, effect, SlowdownCheck(*reverse), resampled))
     return analysed, aggregate
 
 
@@ -333,6 +343,9 @@ def analyse_benchmarks(
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
+    if settings.bootstrap is None:
+        settings = dataclasses.replace(settings, bootstrap=default_resamples(
+            len(pairs), aggregate_method(settings)))
     # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
     # weights of 1e308 do not overflow the sums.
     largest_weight = max((pair.weight for pair in pairs), default=1.0)

@@ -125,11 +125,13 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
                         help="half-width wanted for the proportion interval (default 0.05)")
     parser.add_argument("--large-sample", type=_count(1), default=30,
                         help="a sample is large when it has more values than this (default 30)")
-    parser.add_argument("--bootstrap", type=_count(1, 10**7), default=10_000,
+    parser.add_argument("--bootstrap", type=_count(1, 10**7), default=None,
                         help="resamples of each benchmark's bootstrap interval, and of the "
                              "aggregate intervals with --aggregate-interval bootstrap "
-                             "(default 10000; a call that rests on a bootstrap interval "
-                             "draws more, up to 100000)")
+                             "(default 10000 for up to 100 benchmarks, then 10^6 shared out "
+                             "over the benchmarks but at least 2000 each; 10000 with "
+                             "--aggregate-interval bootstrap; a call that rests on a "
+                             "bootstrap interval draws more, up to 100000)")
     parser.add_argument("--aggregate-interval", choices=("delta", "bootstrap"),
                         default="delta",
                         help="how the intervals of the geometric mean of the speedups and of "

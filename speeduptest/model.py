@@ -224,7 +224,9 @@ class Settings:
     proportion_confidence: float | None = None  # None: 1 - alpha
     precision: float = 0.05
     large_sample: int = 30
-    bootstrap: int = 10_000
+    # Resamples of each benchmark's bootstrap interval; None: effect_size.default_resamples
+    # for the run's size (the analysis puts the number it used in the results' settings).
+    bootstrap: int | None = None
     seed: int = 0
     threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged" (SPEC §8)
     correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks

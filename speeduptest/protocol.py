@@ -9,6 +9,7 @@ protocols for the mean and the median execution times).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -31,7 +32,8 @@ from .stattests import (
     wilcoxon_mann_whitney,
 )
 
-DecisionTree = Callable[[ProtocolTests, bool, float, int], Decision]
+#: The verdict of a decision tree at a risk level, without its steps in words.
+VerdictRule = Callable[[ProtocolTests, bool, float], Verdict]
 
 
 def _p(value: float | None) -> str:
@@ -42,18 +44,24 @@ def _p(value: float | None) -> str:
 
 
 def summarise(values: np.ndarray) -> SampleSummary:
+    return summarise_rows(np.asarray(values, dtype=float)[None, :])[0]
+
+
+def summarise_rows(samples: np.ndarray) -> list[SampleSummary]:
+    """The summary of every row of ``samples`` (samples of one size), computed together."""
     # The spread is computed at a scale near 1 (exact powers of two): squares of times near
     # 1e200 would overflow.
-    _, exponent = np.frexp(values.max())
-    scaled = np.ldexp(values, -int(exponent))
-    return SampleSummary(
-        n=int(values.size),
-        mean=float(np.ldexp(scaled.mean(), int(exponent))),
-        median=float(np.median(values)),
-        min=float(values.min()),
-        max=float(values.max()),
-        std=float(np.ldexp(scaled.std(ddof=1), int(exponent))) if values.size > 1 else None,
-    )
+    largest = samples.max(axis=1)
+    exponent = np.frexp(largest)[1][:, None]
+    scaled = np.ldexp(samples, -exponent)
+    size = samples.shape[1]
+    mean = np.ldexp(scaled.mean(axis=1, keepdims=True), exponent)[:, 0]
+    std = (np.ldexp(scaled.std(axis=1, ddof=1, keepdims=True), exponent)[:, 0] if size > 1
+           else np.full(samples.shape[0], np.nan))
+    return [SampleSummary(size, mean_, median, low, high, None if size == 1 else spread)
+            for mean_, median, low, high, spread in zip(
+                mean.tolist(), np.median(samples, axis=1).tolist(),
+                samples.min(axis=1).tolist(), largest.tolist(), std.tolist(), strict=True)]
 
 
 def common_scale(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -285,9 +293,25 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
     return _decision("not_significant", reason, steps, notices)
 
 
-def max_confidence(
-    decide: DecisionTree, tests: ProtocolTests, small: bool, large_sample: int
-) -> float | None:
+def mean_verdict(tests: ProtocolTests, small: bool, alpha: float) -> Verdict:
+    """The verdict of :func:`decide_mean` at ``alpha``, without its steps in words."""
+    if small and any(not result.computed or result.rejects(alpha)
+                     for result in (tests.shapiro_initial, tests.shapiro_optimized)):
+        return "inconclusive"
+    chosen = tests.t_test_at(alpha)
+    if not chosen.computed:
+        return "inconclusive"
+    return "significant" if chosen.rejects(alpha) else "not_significant"
+
+
+def median_verdict(tests: ProtocolTests, small: bool, alpha: float) -> Verdict:
+    """The verdict of :func:`decide_median` at ``alpha``, without its steps in words."""
+    if (small and tests.ks.rejects(alpha)) or not tests.wilcoxon.computed:
+        return "inconclusive"
+    return "significant" if tests.wilcoxon.rejects(alpha) else "not_significant"
+
+
+def max_confidence(verdict: VerdictRule, tests: ProtocolTests, small: bool) -> float | None:
     """The highest confidence 1 − α* at which the whole protocol says ``significant``.
 
     Decisions only change where α crosses a p-value of the benchmark (a test rejects when
@@ -298,10 +322,13 @@ def max_confidence(
     for p_value in sorted(set(tests.p_values())):
         if p_value >= 1:
             break
-        alpha = max(p_value, np.nextafter(0.0, 1.0))
-        if decide(tests, small, alpha, large_sample).verdict == "significant":
+        alpha = max(p_value, _SMALLEST_ALPHA)
+        if verdict(tests, small, alpha) == "significant":
             return 1.0 - alpha
     return None
+
+
+_SMALLEST_ALPHA = float(np.nextafter(0.0, 1.0))
 
 
 def _sample_notices(side: str, values: np.ndarray) -> list[Notice]:
@@ -340,7 +367,8 @@ def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
     # The most favourable case with these sizes and ties: every initial time above every
     # optimized one (at a scale near 1, so that no time near 1e308 overflows).
     x, y = common_scale(x, y)
-    best = wilcoxon_mann_whitney(x - x.min() + 2 * y.max(), y).p_value
+    x = x - x.min() + 2 * y.max()
+    best = _best_rank_p_value(x.size, y.size, _tie_sizes(x), _tie_sizes(y))
     if best is None or best <= alpha:
         return []
     return [Notice(
@@ -351,6 +379,28 @@ def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
         "Collect more runs per side (4 against 4 distinct times can reach p = 0.014), or "
         "time with a finer resolution if ties come from the timer.",
     )]
+
+
+def _tie_sizes(values: np.ndarray) -> tuple[int, ...]:
+    """The sizes of the groups of equal values, largest first (() without ties)."""
+    ordered = np.sort(values)
+    if np.all(ordered[1:] != ordered[:-1]):
+        return ()
+    _, counts = np.unique(ordered, return_counts=True)
+    return tuple(sorted(counts[counts > 1].tolist(), reverse=True))
+
+
+@functools.lru_cache(maxsize=4096)
+def _best_rank_p_value(n: int, m: int, x_ties: tuple[int, ...],
+                       y_ties: tuple[int, ...]) -> float | None:
+    """The Wilcoxon–Mann–Whitney p-value when all n initial times exceed all m optimized
+    ones: it depends only on the sizes and on the ties within each side (built here as
+    ranks with the same tie groups)."""
+    def side(ties: tuple[int, ...], size: int, start: int) -> np.ndarray:
+        groups = list(ties) + [1] * (size - sum(ties))
+        return np.repeat(np.arange(start, start + len(groups), dtype=float), groups)
+
+    return wilcoxon_mann_whitney(side(x_ties, n, 2 * (m + 1)), side(y_ties, m, 1)).p_value
 
 
 def _slowdown_notices(speedup: Speedups) -> list[Notice]:
@@ -371,6 +421,7 @@ def _slowdown_notices(speedup: Speedups) -> list[Notice]:
 def analyse_pair(
     initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30,
     tests: ProtocolTests | None = None,
+    summaries: tuple[SampleSummary, SampleSummary] | None = None,
 ) -> PairAnalysis:
     """Apply the Speedup-Test protocol to one benchmark.
 
@@ -385,6 +436,8 @@ def analyse_pair(
     tests
         The protocol's tests of these samples when already run (by
         :func:`speeduptest.batched.run_tests_batched` over many benchmarks at once).
+    summaries
+        The summaries of both samples when already computed (:func:`summarise_rows`).
     """
     x = np.asarray(initial, dtype=float)
     y = np.asarray(optimized, dtype=float)
@@ -394,7 +447,8 @@ def analyse_pair(
         raise ValueError("execution times must be finite and > 0")
     small = x.size <= large_sample or y.size <= large_sample
     tests = run_tests(x, y) if tests is None else tests
-    initial_summary, optimized_summary = summarise(x), summarise(y)
+    initial_summary, optimized_summary = (
+        (summarise(x), summarise(y)) if summaries is None else summaries)
     speedup = Speedups(
         mean=initial_summary.mean / optimized_summary.mean,
         median=initial_summary.median / optimized_summary.median,
@@ -411,8 +465,8 @@ def analyse_pair(
         tests=tests,
         mean=decide_mean(tests, small, alpha, large_sample),
         median=median,
-        mean_max_confidence=max_confidence(decide_mean, tests, small, large_sample),
-        median_max_confidence=max_confidence(decide_median, tests, small, large_sample),
+        mean_max_confidence=max_confidence(mean_verdict, tests, small),
+        median_max_confidence=max_confidence(median_verdict, tests, small),
         sample_notices=tuple(
             _sample_notices("initial", x) + _sample_notices("optimized", y)
             + _slowdown_notices(speedup) + _rank_test_notices(speedup, median)

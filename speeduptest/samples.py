@@ -33,6 +33,11 @@ MEASUREMENT_LEVEL = "iteration"
 # "infinity" and other scripts' digits. Written so that a failing match is linear in the
 # token's length (no nested repetition to backtrack through).
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# A whole file of plain positive numbers separated by ASCII white space: read at once (the
+# common case), every other file token by token, with each problem located.
+_WHITE = r"[ \t\n\r\f\v]"
+_POSITIVE = r"\+?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_PLAIN_SAMPLE = re.compile(f"{_WHITE}*(?:{_POSITIVE}(?:{_WHITE}+{_POSITIVE})*{_WHITE}*)?")
 NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 #: Problems listed per file (or per benchmark of a result file) before the rest are counted.
 MAX_LISTED = 3
@@ -162,6 +167,11 @@ def number_problem(token: str) -> tuple[float | None, str | None]:
 
 def parse_sample_text(text: str, path: str) -> Sample:
     """Parse the text of a sample file; ``path`` is only used to locate errors."""
+    if _PLAIN_SAMPLE.fullmatch(text):
+        plain = np.fromiter(map(float, text.split()), float)
+        # Values that overflow or round to 0 are reported by the token-by-token path below.
+        if plain.size and np.all(plain > 0) and np.all(plain < math.inf):
+            return Sample(path, Hierarchy.flat(plain))
     values: list[float] = []
     errors = ErrorList(path, "bad values")
     for line_number, line in enumerate(physical_lines(text), start=1):

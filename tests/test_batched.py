@@ -24,7 +24,14 @@ from hypothesis import strategies as st
 from speeduptest import batched
 from speeduptest.batched import run_tests_batched
 from speeduptest.model import ProtocolTests
-from speeduptest.protocol import decide_mean, decide_median, max_confidence, run_tests
+from speeduptest.protocol import (
+    decide_mean,
+    decide_median,
+    max_confidence,
+    mean_verdict,
+    median_verdict,
+    run_tests,
+)
 
 TESTS = ("shapiro_initial", "shapiro_optimized", "f_test", "t_student", "t_welch", "ks",
          "wilcoxon")
@@ -91,12 +98,16 @@ def assert_same_tests(got: ProtocolTests, want: ProtocolTests, where: str) -> fl
 def assert_same_decisions(got: ProtocolTests, want: ProtocolTests, where: str) -> None:
     n, m = want.shapiro_initial.n, want.shapiro_optimized.n
     small = n <= LARGE_SAMPLE or m <= LARGE_SAMPLE
-    for decide in (decide_mean, decide_median):
-        for alpha in ALPHAS:
-            assert (decide(got, small, alpha, LARGE_SAMPLE)
-                    == decide(want, small, alpha, LARGE_SAMPLE)), f"{where} {decide.__name__}"
-        assert (max_confidence(decide, got, small, LARGE_SAMPLE)
-                == max_confidence(decide, want, small, LARGE_SAMPLE)), f"{where} max_confidence"
+    for decide, verdict in ((decide_mean, mean_verdict), (decide_median, median_verdict)):
+        # At the p-values too: where max_confidence evaluates the rules.
+        for alpha in ALPHAS + tuple(p for p in got.p_values() if 0 < p < 1):
+            decision = decide(got, small, alpha, LARGE_SAMPLE)
+            assert decision == decide(want, small, alpha, LARGE_SAMPLE), (
+                f"{where} {decide.__name__}")
+            # The verdict-only rule (for max_confidence) follows the tree in words.
+            assert verdict(got, small, alpha) == decision.verdict, f"{where} {verdict.__name__}"
+        assert (max_confidence(verdict, got, small)
+                == max_confidence(verdict, want, small)), f"{where} max_confidence"
 
 
 def per_pair(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import speeduptest.analysis as analysis
 from speeduptest.cli import main
-from speeduptest.protocol import run_tests
+from speeduptest.protocol import run_tests, summarise
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
 
 
-def per_pair_tests(pairs):
-    forward = [run_tests(p.initial.top_level_means, p.optimized.top_level_means) for p in pairs]
-    backward = [run_tests(p.optimized.top_level_means, p.initial.top_level_means)
-                for p in pairs]
-    return forward, backward
+def per_pair_parts(pairs):
+    """The tests both ways and the summaries, computed pair by pair."""
+    return [analysis._BatchedParts(run_tests(x, y), run_tests(y, x), (summarise(x), summarise(y)))
+            for x, y in ((p.initial.top_level_means, p.optimized.top_level_means)
+                         for p in pairs)]
 
 
 def test_batched_and_per_pair_results_json_are_identical(tmp_path, monkeypatch):
@@ -28,7 +28,7 @@ def test_batched_and_per_pair_results_json_are_identical(tmp_path, monkeypatch):
         path.write_text("\n".join(path.read_text().split()[: 3 + index % 25]) + "\n")
     arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "100"]
     assert main([*arguments, "-o", str(tmp_path / "batched")]) == 0
-    monkeypatch.setattr(analysis, "_batched_tests", per_pair_tests)
+    monkeypatch.setattr(analysis, "_batched_parts", per_pair_parts)
     assert main([*arguments, "-o", str(tmp_path / "per-pair")]) == 0
     batched = (tmp_path / "batched" / "results.json").read_bytes()
     assert batched == (tmp_path / "per-pair" / "results.json").read_bytes()

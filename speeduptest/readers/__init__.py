@@ -218,6 +218,8 @@ def _printable(source: SourceFile) -> SourceFile:
     """Names with control characters or lone surrogates shown with those replaced (U+FFFD;
     tabs and line breaks as spaces), with a warning; any such character left in a message
     replaced too, so that nothing read can break a terminal, a report or an encoder."""
+    if _all_visible(source):
+        return source
     samples, changed = [], False
     for sample in source.samples:
         name = None if sample.name is None else visible(sample.name)
@@ -242,6 +244,15 @@ def _printable(source: SourceFile) -> SourceFile:
     return dataclasses.replace(
         source, samples=tuple(samples), problem=_visible(source.problem),
         errors=tuple(_visible_error(error) for error in source.errors))
+
+
+def _all_visible(source: SourceFile) -> bool:
+    """Nothing to replace (the common case, checked without building anything)."""
+    texts = [source.problem, *(error.message for error in source.errors)]
+    for sample in source.samples:
+        texts += [sample.name, sample.variant, sample.problem, *sample.notes,
+                  *(error.message for error in sample.errors)]
+    return all(text is None or visible(text) == text for text in texts)
 
 
 def _visible(text: str | None) -> str | None:

@@ -1,0 +1,70 @@
+"""What lets the analysis scale (issue 11): the resample count, the cached best case of the
+rank test, the summaries computed together."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from speeduptest.cli import main
+from speeduptest.effect_size import default_resamples
+from speeduptest.protocol import (
+    _best_rank_p_value,
+    _tie_sizes,
+    common_scale,
+    summarise_rows,
+)
+from speeduptest.stattests import wilcoxon_mann_whitney
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+from throughput import make_config
+
+
+@pytest.mark.parametrize(("benchmarks", "method", "expected"), [
+    (1, "delta", 10_000), (100, "delta", 10_000), (200, "delta", 5_000),
+    (500, "delta", 2_000), (100_000, "delta", 2_000), (100_000, "bootstrap", 10_000)])
+def test_default_resamples(benchmarks, method, expected):
+    assert default_resamples(benchmarks, method) == expected
+
+
+@pytest.mark.parametrize(("options", "expected"), [((), 5_000), (("--bootstrap", "300"), 300)])
+def test_results_state_the_resamples_used(tmp_path, options, expected):
+    config = make_config(tmp_path, 200, 5)
+    assert main([str(config), "--format", "json", "--quiet", "-o", str(tmp_path / "out"),
+                 *options]) == 0
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["settings"]["bootstrap"] == expected
+
+
+def test_best_rank_case_depends_only_on_sizes_and_ties():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n, m = rng.integers(3, 12, size=2)
+        x = rng.integers(1, 6, n).astype(float) * rng.choice([1.0, 1e-300, 1e300])
+        y = rng.integers(1, 6, m).astype(float) * rng.choice([1.0, 1e-3])
+        x, y = common_scale(x, y)
+        best_x = x - x.min() + 2 * y.max()
+        direct = wilcoxon_mann_whitney(best_x, y).p_value
+        assert _best_rank_p_value(n, m, _tie_sizes(best_x), _tie_sizes(y)) == direct
+
+
+def one_sample_summary(values: np.ndarray) -> tuple:
+    """A sample's figures computed alone, the way the per-pair path did."""
+    exponent = int(np.frexp(values.max())[1])
+    scaled = np.ldexp(values, -exponent)
+    return (values.size, float(np.ldexp(scaled.mean(), exponent)), float(np.median(values)),
+            float(values.min()), float(values.max()),
+            float(np.ldexp(scaled.std(ddof=1), exponent)) if values.size > 1 else None)
+
+
+def test_summaries_of_rows_are_those_of_each_sample_alone():
+    rng = np.random.default_rng(4)
+    for size in (1, 2, 3, 8, 31, 100):
+        rows = rng.lognormal(0, 1, (50, size)) * 10.0 ** rng.integers(-300, 300, (50, 1))
+        for row, summary in zip(rows, summarise_rows(rows), strict=True):
+            assert (summary.n, summary.mean, summary.median, summary.min, summary.max,
+                    summary.std) == one_sample_summary(row)
