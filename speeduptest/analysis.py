@@ -23,10 +23,12 @@ from .effect_size import (
     bootstrap_interval,
     call_resamples,
     default_resamples,
+    draw_table,
     effect_inputs,
     effect_size,
     flat_bootstrap_intervals,
     resampled_means,
+    table_bootstrap_interval,
     uses_shared_counts,
 )
 from .hierarchy import Hierarchy
@@ -206,9 +208,11 @@ def _analyse_pairs(
     A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
     own samples and the seed: not on the other benchmarks, nor on how they are shared among
     workers. Both samples flat (and not too large): the count matrices that every benchmark
-    of the run shares (:func:`flat_bootstrap_intervals`, vectorised over the batch);
-    otherwise, or with bootstrap aggregate intervals (which need every benchmark resampled
-    independently of the others), its own random stream, seeded by (seed, position).
+    of the run shares (:func:`flat_bootstrap_intervals`, vectorised over the batch); both
+    balanced hierarchies with a draw table: the draws that every benchmark of the same shape
+    shares (:func:`table_bootstrap_interval`); otherwise, or with bootstrap aggregate
+    intervals (which need every benchmark resampled independently of the others), its own
+    random stream, seeded by (seed, position).
 
     Where the call may rest on the bootstrap (Fieller's interval unbounded at the widest
     level the call can get), the call gets ``call_resamples`` from the benchmark's own
@@ -226,6 +230,12 @@ def _analyse_pairs(
               and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
               for pair in pairs]
     intervals = _shared_intervals(settings, pairs, shared)
+    for position, pair in enumerate(pairs):
+        if aggregate is None and not shared[position]:
+            tables = draw_table(pair.initial), draw_table(pair.optimized)
+            if tables[0] is not None and tables[1] is not None:
+                intervals[position] = table_bootstrap_interval(
+                    *tables, complement(pair.alpha), settings.bootstrap, settings.seed)
     analysed = []
     for position, (pair, parts) in enumerate(zip(pairs, batched, strict=True)):
         # The protocol's independent observations are the top-level units (SPEC §7).
@@ -238,7 +248,7 @@ def _analyse_pairs(
         # nor on how the benchmarks are shared among workers.
         rng = np.random.default_rng([settings.seed, pair.index])
         drawn: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
-        if shared[position]:
+        if position in intervals:
             interval = intervals[position]
         else:
             drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
@@ -300,8 +310,12 @@ def _decide_calls(
     return benchmarks, CallCounts.of(changes, settings.threshold, settings.correction)
 
 
-#: Benchmarks per batch given to a worker; fewer benchmarks than two batches run in-process.
+#: Benchmarks per batch given to a worker...
 BATCH = 64
+#: ...and batches below which the run stays in-process: starting workers and sending them
+#: the samples costs more than it saves under ~250 benchmarks (0.54 s in-process against
+#: 0.74–0.92 s with 2 workers for a pyperformance-sized compare, benchmarks/compare_pyperf.py).
+MIN_PARALLEL_BATCHES = 4
 
 
 def analyse_config(
@@ -356,7 +370,7 @@ def analyse_benchmarks(
     pairs = [dataclasses.replace(pair, call_resamples=call_resamples(
         settings.bootstrap, pair.call_confidence, len(pairs))) for pair in pairs]
     batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
-    workers = (workers or default_workers()) if len(batches) > 1 else 1
+    workers = (workers or default_workers()) if len(batches) >= MIN_PARALLEL_BATCHES else 1
     bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
                            if aggregate_method(settings) == "bootstrap" else None)
     analysed_count = 0

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import special
 
 from .change import MIN_TAIL_RESAMPLES, MeanRatio, fieller_bounds
-from .hierarchy import Hierarchy, VarianceComponents, variance_components
+from .hierarchy import Hierarchy, VarianceComponents, balanced_components, variance_components
 from .notices import Notice, plural
 
 #: Below this many top-level units the bootstrap percentile interval under-covers
@@ -211,10 +211,15 @@ def _draw_table(values: np.ndarray, counts: list[np.ndarray]) -> np.ndarray | No
 
 def _resampled_table_chunk(table: np.ndarray, draws: int,
                            rng: np.random.Generator) -> np.ndarray:
-    """Grand means of ``draws`` resamples of a balanced sample, given its :func:`_draw_table`:
-    the levels above the lowest groups are drawn as in :func:`_resampled_chunk`; the last draw
-    picks a lowest group and one ordered draw of its children at once."""
-    *units, ways = table.shape
+    """Grand means of ``draws`` resamples of a balanced sample, given its :func:`_draw_table`."""
+    return _table_means(table, _table_draws(table.shape, draws, rng))
+
+
+def _table_draws(shape: tuple[int, ...], draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Flat indices into a draw table of ``shape``, one row per resample: the levels above
+    the lowest groups are drawn as in :func:`_resampled_chunk`; the last draw picks a lowest
+    group and one ordered draw of its children at once."""
+    *units, ways = shape
     if len(units) == 1:
         unit = rng.integers(0, units[0] * ways, size=(draws, units[0]))
     else:
@@ -223,7 +228,44 @@ def _resampled_table_chunk(table: np.ndarray, draws: int,
             unit = unit[..., None] * width + rng.integers(0, width, size=(*unit.shape, width))
         width = units[-1] * ways
         unit = unit[..., None] * width + rng.integers(0, width, size=(*unit.shape, units[-1]))
-    return np.take(table.ravel(), unit).reshape(draws, -1).mean(axis=1)
+    return unit.reshape(draws, -1)
+
+
+def _table_means(table: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    return np.take(table.ravel(), draws).mean(axis=1)
+
+
+def draw_table(sample: Hierarchy) -> np.ndarray | None:
+    """The :func:`_draw_table` of a hierarchical sample, or None (flat, unbalanced, or too
+    many ordered draws)."""
+    return None if sample.depth == 1 else _draw_table(*sample.padded())
+
+
+@functools.lru_cache(maxsize=16)
+def shared_table_draws(shape: tuple[int, ...], resamples: int, seed: int,
+                       side: int) -> np.ndarray:
+    """The resamples of a balanced hierarchical sample whose draw table has ``shape``, as
+    flat indices into the table, one matrix per (seed, side, shape): every such benchmark of
+    the run uses it, as flat samples share :func:`shared_counts`. Its random stream,
+    SeedSequence([seed, 0, 2 + side, *shape]), is neither a benchmark's own nor a flat
+    sample's."""
+    rng = np.random.default_rng([seed, 0, 2 + side, *shape])
+    chunk = max(1, _CHUNK_ELEMENTS // math.prod(shape[:-1]))
+    draws = np.concatenate([_table_draws(shape, min(chunk, resamples - start), rng)
+                            for start in range(0, resamples, chunk)])
+    draws.flags.writeable = False
+    return draws
+
+
+def table_bootstrap_interval(initial: np.ndarray, optimized: np.ndarray, confidence: float,
+                             resamples: int, seed: int) -> RatioInterval:
+    """The bootstrap interval of a benchmark whose samples are balanced hierarchies, from
+    their draw tables and the run's shared draws (the same resamples as
+    :func:`resampled_means` would draw from a stream of their own, in distribution)."""
+    return bootstrap_interval(
+        _table_means(initial, shared_table_draws(initial.shape, resamples, seed, 0)),
+        _table_means(optimized, shared_table_draws(optimized.shape, resamples, seed, 1)),
+        confidence)
 
 
 def _resampled_chunk(values: np.ndarray, counts: list[np.ndarray], draws: int,
@@ -464,7 +506,11 @@ def _components(sample: Hierarchy, exponent: int) -> VarianceComponents:
     """The variance components of the sample times 2**exponent: for a flat sample written out
     (the same numbers as :func:`variance_components`, without its walk over the units)."""
     if sample.depth > 1:
-        return variance_components(sample.scaled(exponent))
+        balanced = sample.balanced()
+        if balanced is None:
+            return variance_components(sample.scaled(exponent))
+        return balanced_components(np.ldexp(balanced, exponent), sample.level_names,
+                                   float(np.ldexp(sample.grand_mean, exponent)))
     values = np.ldexp(sample.top_level_means, exponent)
     variance = float(np.var(values, ddof=1)) if values.size >= 2 else None
     return VarianceComponents(sample.level_names, float(values.mean()), (variance,),

@@ -16,6 +16,7 @@ section 9 (variance estimators S²ᵢ, T²ᵢ, with the corrected T²ᵢ = S²�
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -95,11 +96,22 @@ class Hierarchy:
         """The independent observations: one mean per top-level unit."""
         return self._top_means
 
-    @property
+    @functools.cached_property
     def grand_mean(self) -> float:
         # At a scale near 1 (an exact power of two): the sum of times near 1e308 overflows.
         _, exponent = np.frexp(self._top_means.max())
         return float(np.ldexp(np.ldexp(self._top_means, -int(exponent)).mean(), int(exponent)))
+
+    def balanced(self) -> np.ndarray | None:
+        """The measurements as an array of shape (n_k, …, n_1) when every unit of a level has
+        as many children, else None."""
+        if isinstance(self.root, np.ndarray):
+            return self.root
+        try:
+            values = np.array(self.root, dtype=float)
+        except ValueError:  # ragged
+            return None
+        return values if values.ndim == self.depth else None
 
     def describe(self) -> str:
         """The design in words, e.g. "3 build › 2 execution › 2 iteration" (unbalanced
@@ -210,6 +222,9 @@ class VarianceComponents:
 def variance_components(sample: Hierarchy) -> VarianceComponents:
     """S²ᵢ, T²ᵢ and nᵢ for every level (Kalibera & Jones; unbalanced designs: S²ᵢ averages
     the variances of the parents that have two or more children, nᵢ is the mean count)."""
+    balanced = sample.balanced()
+    if balanced is not None:
+        return balanced_components(balanced, sample.level_names, sample.grand_mean)
     depth = sample.depth
     s2: list[float | None] = [None] * depth
     n: list[float] = [0.0] * depth
@@ -225,9 +240,30 @@ def variance_components(sample: Hierarchy) -> VarianceComponents:
         s2[level - 1] = float(np.mean(variances)) if variances else None
         n[level - 1] = float(np.mean(counts))
         parents = next_parents
+    return _with_t2(sample.level_names, sample.grand_mean, s2, n)
+
+
+def balanced_components(values: np.ndarray, level_names: Sequence[str],
+                        grand_mean: float) -> VarianceComponents:
+    """:func:`variance_components` of a balanced sample given as an array of shape
+    (n_k, …, n_1), level by level over whole arrays instead of unit by unit."""
+    s2: list[float | None] = []
+    n: list[float] = []
+    means = values
+    for _ in range(values.ndim):  # from the measurements up
+        count = means.shape[-1]
+        s2.append(float(means.var(axis=-1, ddof=1).mean()) if count >= 2 else None)
+        n.append(float(count))
+        means = means.mean(axis=-1)
+    return _with_t2(level_names, grand_mean, s2, n)
+
+
+def _with_t2(level_names: Sequence[str], grand_mean: float, s2: list[float | None],
+             n: list[float]) -> VarianceComponents:
+    """The components with T²ᵢ = S²ᵢ − S²ᵢ₋₁/nᵢ₋₁ (T²₁ = S²₁)."""
     t2: list[float | None] = [s2[0]]
-    for level in range(1, depth):
+    for level in range(1, len(s2)):
         upper, lower = s2[level], s2[level - 1]
         t2.append(None if upper is None or lower is None else upper - lower / n[level - 1])
-    return VarianceComponents(tuple(reversed(sample.level_names)), sample.grand_mean,
-                              tuple(s2), tuple(t2), tuple(n))
+    return VarianceComponents(tuple(reversed(level_names)), grand_mean, tuple(s2), tuple(t2),
+                              tuple(n))

@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from speeduptest.cli import main
-from speeduptest.effect_size import default_resamples
+from speeduptest.effect_size import (
+    default_resamples,
+    draw_table,
+    resampled_means,
+    shared_table_draws,
+)
+from speeduptest.hierarchy import Hierarchy, variance_components
 from speeduptest.protocol import (
     _best_rank_p_value,
     _tie_sizes,
@@ -68,3 +74,25 @@ def test_summaries_of_rows_are_those_of_each_sample_alone():
         for row, summary in zip(rows, summarise_rows(rows), strict=True):
             assert (summary.n, summary.mean, summary.median, summary.min, summary.max,
                     summary.std) == one_sample_summary(row)
+
+
+@pytest.mark.parametrize("shape", [(20, 3), (5, 4, 3), (3, 2), (10, 1), (2, 2, 2, 2), (7,)])
+def test_balanced_components_are_those_of_the_walk_over_units(shape, monkeypatch):
+    values = np.random.default_rng(5).lognormal(0, 0.3, shape)
+    fast = variance_components(Hierarchy.from_nested(values.tolist()) if len(shape) > 1
+                               else Hierarchy.flat(values))
+    monkeypatch.setattr(Hierarchy, "balanced", lambda self: None)
+    walked = variance_components(Hierarchy.from_nested(values.tolist()) if len(shape) > 1
+                                 else Hierarchy.flat(values))
+    assert fast == walked
+
+
+def test_shared_draws_of_balanced_hierarchies_give_the_bootstrap_distribution():
+    """The shared draws resample like a benchmark's own stream: same distribution of means."""
+    rng = np.random.default_rng(6)
+    sample = Hierarchy.from_nested(rng.lognormal(0, 0.2, (20, 3)).tolist())
+    table = draw_table(sample)
+    shared = np.take(table.ravel(), shared_table_draws(table.shape, 20_000, 0, 0)).mean(axis=1)
+    own = resampled_means(sample, 20_000, np.random.default_rng(7))
+    assert abs(shared.mean() - own.mean()) < 4 * own.std() / np.sqrt(10_000)
+    assert shared.std() == pytest.approx(own.std(), rel=0.03)
