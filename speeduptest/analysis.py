@@ -108,23 +108,32 @@ class _Pair:
     call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
 
 
+def file_key(file: Path | str) -> tuple[int, int] | str:
+    """What identifies a file, so that each is read once however the config names it: its
+    device and inode (one stat, where resolving the path takes one per folder), or for a
+    file that cannot be found its normalised path (reading it then says why)."""
+    try:
+        status = os.stat(file)
+    except (OSError, ValueError):  # missing, a symbolic link loop, a NUL in the name
+        return os.path.normpath(str(file))
+    return status.st_dev, status.st_ino
+
+
 def _read_benchmark(
-    index: int, spec: BenchmarkSpec, config: str, sources: dict[Path, SourceFile],
-    options: ReadOptions,
+    index: int, spec: BenchmarkSpec, config: str, sources: dict, options: ReadOptions,
 ) -> tuple[BenchmarkResult, _Pair | None]:
-    """The benchmark's result so far (its errors, if any) and its samples when usable."""
-    result = BenchmarkResult(
-        name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
-        initial_path=spec.initial_display, optimized_path=spec.optimized_display,
-        errors=spec.errors,
-    )
+    """The benchmark's result so far (its errors, if any) and its samples when usable.
+    ``sources``: the files read so far, by :func:`file_key`."""
     if spec.errors:
-        return result, None
+        return BenchmarkResult(
+            name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
+            initial_path=spec.initial_display, optimized_path=spec.optimized_display,
+            errors=spec.errors), None
     read = {}
     errors: list[InputError] = []
     for role, file, selection in (("initial", spec.initial, spec.initial_selection),
                                   ("optimized", spec.optimized, spec.optimized_selection)):
-        key = Path(os.path.realpath(file))  # never raises, even on a symbolic link loop
+        key = file_key(file)
         if key not in sources:
             sources[key] = read_source(file, options=options)
         read[role] = select(sources[key], selection)
@@ -140,13 +149,15 @@ def _read_benchmark(
                 f"the mean times of {initial.path} and {optimized.path} differ by a factor "
                 "beyond what a floating-point number can hold (more than 1e308): check "
                 "their units"))]
-    result = dataclasses.replace(
-        result, unit=initial.unit,
+    result = BenchmarkResult(
+        name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
+        initial_path=spec.initial_display, optimized_path=spec.optimized_display,
+        errors=tuple(errors), unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
                           if sample.notes),
         input_notices=initial.notices + optimized.notices)
     if errors:
-        return dataclasses.replace(result, errors=tuple(errors)), None
+        return result, None
     return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data)
 
 
@@ -346,10 +357,10 @@ def analyse_benchmarks(
     options: ReadOptions = DEFAULT_OPTIONS,
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
-    sources: dict[Path, SourceFile] | None = None,
+    sources: dict[tuple[int, int] | str, SourceFile] | None = None,
 ) -> Results:
     """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
-    ``sources``: files already read, by resolved path (each file is read once)."""
+    ``sources``: files already read, by :func:`file_key` (each file is read once)."""
     sources = dict(sources or {})
     benchmarks, pairs = [], []
     for index, spec in enumerate(specs, start=1):

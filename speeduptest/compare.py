@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .analysis import Progress, analyse_benchmarks
+from .analysis import Progress, analyse_benchmarks, file_key
 from .config import BenchmarkSpec, ConfigError
 from .model import Results, RunInfo, Settings, Source
 from .notices import Notice, counted
@@ -32,7 +32,7 @@ class Pairing:
 
     specs: tuple[BenchmarkSpec, ...]
     notices: tuple[Notice, ...]
-    sources: dict[Path, SourceFile]  # the two files, read once, by resolved path
+    sources: dict  # the two files, read once, by analysis.file_key
 
 
 def _side(reference: str, options: ReadOptions) -> tuple[Path, SourceFile, list[Sample]]:
@@ -73,7 +73,7 @@ def pair_files(initial: str, optimized: str, alpha: float,
     """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
     initial_path, initial_source, initial_samples = _side(initial, options)
     optimized_path, optimized_source, optimized_samples = _side(optimized, options)
-    sources = {initial_path.resolve(): initial_source, optimized_path.resolve(): optimized_source}
+    sources = {file_key(initial_path): initial_source, file_key(optimized_path): optimized_source}
     tools = () if initial_source.format == optimized_source.format else (Notice(
         "different-tools",
         f"{initial} is a {initial_source.format} file and {optimized} a "

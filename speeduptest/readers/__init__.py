@@ -276,10 +276,6 @@ def _mark_same_labels(samples: list[Sample]) -> list[Sample]:
         for sample in samples]
 
 
-def _matches(sample: Sample, name: str) -> bool:
-    return name in (sample.name, sample.label) or visible(name) in (sample.name, sample.label)
-
-
 def _listing(samples: tuple[Sample, ...] | list[Sample], limit: int = 8) -> str:
     labels = [sample.label for sample in samples]
     more = f", … ({len(labels) - limit} more)" if len(labels) > limit else ""
@@ -328,7 +324,8 @@ def select(source: SourceFile, name: str | None) -> Sample:
         return _failed(source, display, "holds a single sample: '#name' selects a benchmark "
                        f"only in a result file ({JSON_FORMATS}, ReBench .data, long CSV)")
     else:
-        chosen = [sample for sample in source.samples if _matches(sample, name)]
+        positions = {*source.by_label.get(name, ()), *source.by_label.get(visible(name), ())}
+        chosen = [source.samples[position] for position in sorted(positions)]
         if not chosen:
             guess = _guess(name, [s.label for s in source.samples])
             return _failed(source, display, (

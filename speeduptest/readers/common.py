@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +41,18 @@ class SourceFile:
     errors: tuple[InputError, ...] = ()  # problems no single benchmark can be blamed for
     sha256: str | None = None
     notices: tuple[Notice, ...] = ()  # warnings for every benchmark of the file
+
+    @functools.cached_property
+    def by_label(self) -> dict[str, list[int]]:
+        """Positions of the samples by name and by label (``variant/name``), built once: a
+        config or a compare that selects each of 10,000 benchmarks of a file by name would
+        otherwise scan the file 10,000 times."""
+        index: dict[str, list[int]] = {}
+        for position, sample in enumerate(self.samples):
+            for key in dict.fromkeys((sample.name, sample.label)):
+                if key is not None:
+                    index.setdefault(key, []).append(position)
+        return index
 
 
 def cut_last_line(path: str, line: int, benchmark: str | None = None) -> Notice:
