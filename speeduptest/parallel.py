@@ -37,7 +37,7 @@ def worker_pool(workers: int) -> Iterator[MapFunction]:
         yield serial_map
         return
     methods = multiprocessing.get_all_start_methods()
-    # fork: workers start with the parent's imports (scipy, matplotlib, weasyprint) done.
+    # fork: workers start with the parent's imports (scipy, jinja2, weasyprint) done.
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with context.Pool(workers, initializer=_ignore_interrupts) as pool:
         yield pool.imap

@@ -71,7 +71,7 @@ def render_formats(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, bytes]:
     """All files of the chosen formats, name → content. Figures are drawn once for both
-    HTML and PDF; matplotlib, jinja2 and weasyprint are only imported when needed.
+    HTML and PDF; jinja2 and weasyprint are only imported when needed.
     ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
     files: dict[str, bytes] = {}
     # results.json first: it is the quickest, and the one CI jobs read.

@@ -1,24 +1,23 @@
-"""Figures of the reports, drawn with matplotlib as SVG (vector in the PDF, sharp in HTML).
+"""Figures of the reports, written as SVG by hand from the numbers (no plotting library).
 
-Each function returns the SVG document as text; nothing statistical is computed here beyond
-what drawing a box plot or an empirical CDF is.
+A figure is a few dozen SVG elements: every run of a sample is one segment of a single path,
+the markers of one colour are one path, and only tick labels, names and legends are text.
+Drawing one takes about a millisecond, and laying it out in a PDF (weasyprint re-reads every
+SVG element, and every text element costs it a text layout) is several times cheaper than a
+matplotlib SVG of the same figure. Large samples are drawn at the figure's resolution
+(runs that fall on the same tenth of a point are one tick), so a figure of 10⁶ runs is no
+larger than one of 10⁴. Each function returns the SVG document as text; nothing statistical
+is computed here beyond what drawing a box plot or an empirical CDF is.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display; must precede pyplot
-
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib import ticker
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
 from ..change import threshold_band
 from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
@@ -35,97 +34,359 @@ CALL_COLOURS = {"faster": "#2E7D32", "slower": "#C62828", "unchanged": "#4F6D8A"
                 "uncertain": "#8C8C8C"}
 GEOMETRIC_MEAN_COLOUR = "#1A1A1A"
 BAND_COLOUR = "#DDE6EE"
+GRID_COLOUR = "#D9D9D9"
+TEXT_COLOUR = "#1A1A1A"
 #: Above this many benchmarks the overview drops the names and sorts by speedup (a labelled
 #: overview of this many rows still fits an A4 page).
 LABELLED_LIMIT = 45
 #: Rows of the forest plot per figure: every figure fits an A4 page; the first one shares
 #: page 1 with the answer and the counts of the calls, so it is shorter.
 FOREST_ROWS, FOREST_FIRST_ROWS = 45, 28
-ROW_HEIGHT = 0.17  # inches per benchmark in the labelled figures
+ROW_HEIGHT = 0.17 * 72  # points per benchmark in the labelled figures
+WIDTH = 6.6 * 72  # points: every figure is drawn at the width it has on an A4 page
+FONT_SIZE, SMALL_SIZE = 7.0, 6.0
+#: The first family is the one the PDF is laid out with; browsers fall back on their own.
+FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-_STYLE = {
-    "font.size": 8,
-    "axes.titlesize": 8,
-    "axes.labelsize": 8,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
-    "legend.fontsize": 7,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "svg.hashsalt": "speeduptest",  # stable element ids from run to run
-    "svg.fonttype": "none",  # text as text: 5x faster for weasyprint than glyph outlines
-}
-
-
-def _to_svg(figure: Figure) -> str:
-    buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
-    plt.close(figure)
-    return buffer.getvalue()
+# Advance widths of DejaVu Sans (per 1000 em) of the printable ASCII characters, to place
+# labels and legends without a font engine; other characters count as 0.7 em.
+_ASCII_WIDTHS = (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636,
+    636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698,
+    770, 632, 575, 775, 752, 295, 295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732,
+    684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635, 615, 352, 635,
+    634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592,
+    525, 636, 337, 636, 838)
+_OTHER_WIDTHS = {"–": 500, "—": 1000, "×": 838, "≤": 838, "≥": 838, "±": 838, "…": 1000,
+                 "·": 318, "µ": 636}
 
 
-def _rug(values: np.ndarray, position: float, half_height: float = 0.35):
-    """Every run as a short vertical tick, drawn as one path (NaN breaks the line): a PDF
-    renderer draws one element instead of one marker per run, which is 10x faster."""
-    xs = np.repeat(values, 3)
-    ys = np.tile([position - half_height, position + half_height, np.nan], values.size)
-    xs[2::3] = np.nan
-    return xs, ys
+def text_width(text: str, size: float = FONT_SIZE) -> float:
+    """The width in points of ``text`` set in DejaVu Sans at ``size`` points."""
+    total = 0
+    for char in text:
+        code = ord(char)
+        total += (_ASCII_WIDTHS[code - 32] if 32 <= code < 127
+                  else _OTHER_WIDTHS.get(char, 700))
+    return total * size / 1000
 
 
-def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> str:
-    """Both samples side by side: box plots with every run as a point, and the two ECDFs."""
-    samples = (analysis.initial_values * scale.factor, analysis.optimized_values * scale.factor)
-    quantity = f"execution time ({scale.label})" if scale.label else "execution time"
-    with plt.rc_context(_STYLE):
-        # A fixed layout: tight_layout would lay the text out twice more (3x slower).
-        figure, (left, right) = plt.subplots(1, 2, figsize=(6.6, 2.0),
-                                             gridspec_kw={"width_ratios": [1, 1.15]})
-        figure.subplots_adjust(left=0.11, right=0.97, bottom=0.22, top=0.97, wspace=0.3)
-        left.boxplot(samples, vert=False, widths=0.45, showfliers=False, zorder=4,
-                     medianprops={"color": "black", "linewidth": 1.5},
-                     tick_labels=["initial", "optimized"])
-        for position, (values, colour) in enumerate(zip(samples, (INITIAL_COLOUR,
-                                                                  OPTIMIZED_COLOUR),
-                                                        strict=True), start=1):
-            left.plot(*_rug(values, position), color=colour, linewidth=0.5, alpha=0.55,
-                      zorder=3)
-        # Divided by 4, not by the minimum: 8 / 5e-324 would overflow.
-        heavy_tailed = max(v.max() for v in samples) / 4 >= min(v.min() for v in samples)
-        for axes in (left, right):
-            if heavy_tailed:  # a linear axis would squeeze the boxes into a line
-                axes.set_xscale("log")
-                axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-                axes.xaxis.set_minor_formatter(ticker.NullFormatter())
+def _n(value: float) -> str:
+    """A coordinate with two decimals at most (a tenth of a point is finer than ink)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Canvas:
+    """An SVG document being written, in points, with y growing downwards."""
+
+    def __init__(self, width: float, height: float) -> None:
+        self.width, self.height = width, height
+        self.parts: list[str] = []
+
+    def text(self, x: float, y: float, text: str, anchor: str = "start", size: float | None = None,
+             colour: str | None = None, rotate: bool = False, weight: str | None = None) -> None:
+        attributes = [f'x="{_n(x)}"', f'y="{_n(y)}"']
+        if anchor != "start":
+            attributes.append(f'text-anchor="{anchor}"')
+        if size is not None and size != FONT_SIZE:
+            attributes.append(f'font-size="{_n(size)}"')
+        if colour is not None:
+            attributes.append(f'fill="{colour}"')
+        if weight is not None:
+            attributes.append(f'font-weight="{weight}"')
+        if rotate:
+            attributes.append(f'transform="rotate(-90 {_n(x)} {_n(y)})"')
+        self.parts.append(f"<text {' '.join(attributes)}>{escape(text)}</text>")
+
+    def path(self, d: str, stroke: str | None = None, width: float = 0.8,
+             fill: str = "none", opacity: float | None = None, dash: str | None = None) -> None:
+        if not d:
+            return
+        attributes = [f'd="{d}"', f'fill="{fill}"']
+        if stroke is not None:
+            attributes.append(f'stroke="{stroke}" stroke-width="{_n(width)}"')
+        if opacity is not None:
+            attributes.append(f'opacity="{opacity}"')
+        if dash is not None:
+            attributes.append(f'stroke-dasharray="{dash}"')
+        self.parts.append(f"<path {' '.join(attributes)}/>")
+
+    def rect(self, x: float, y: float, width: float, height: float, fill: str) -> None:
+        self.parts.append(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" '
+                          f'height="{_n(height)}" fill="{fill}"/>')
+
+    def svg(self) -> str:
+        width, height = _n(self.width), _n(self.height)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}pt" '
+                f'height="{height}pt" viewBox="0 0 {width} {height}" '
+                f'font-family="{FONT_FAMILY}" font-size="{_n(FONT_SIZE)}" '
+                f'fill="{TEXT_COLOUR}">' + "".join(self.parts) + "</svg>\n")
+
+
+# ---------------------------------------------------------------- axes
+
+
+def _nice_step(span: float, count: int) -> float:
+    """A step of 1, 2, 2.5 or 5 × 10^k giving about ``count`` intervals over ``span``."""
+    raw = span / max(count, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * 0.999)
+
+
+def _decimals(step: float) -> int:
+    """Decimals that write every multiple of ``step`` exactly (0.25 → 2, 5 → 0)."""
+    for decimals in range(0, 16):
+        if abs(round(step, decimals) - step) <= step * 1e-9:
+            return decimals
+    return 15
+
+
+def _plain(value: float, decimals: int | None = None) -> str:
+    """A tick label: 0.5, 2, 1500, 1e-09; never 5×10⁻¹ or 1.0000000002."""
+    if value == 0:
+        return "0"
+    if decimals is not None and 1e-4 <= abs(value) < 1e7:
+        return f"{value:.{decimals}f}"
+    return f"{value:.6g}"
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A mapping of data values onto a segment of the page, linear or logarithmic."""
+
+    low: float
+    high: float
+    start: float  # page coordinate of ``low``
+    end: float  # page coordinate of ``high``
+    log: bool
+
+    def __call__(self, value: float) -> float:
+        if self.log:
+            low, high = math.log(self.low), math.log(self.high)
+            value = math.log(max(value, self.low * 1e-3))
+        else:
+            low, high = self.low, self.high
+        return self.start + (value - low) / (high - low) * (self.end - self.start)
+
+    def array(self, values: np.ndarray) -> np.ndarray:
+        if self.log:
+            low, high = math.log(self.low), math.log(self.high)
+            values = np.log(np.maximum(values, self.low * 1e-3))
+        else:
+            low, high = self.low, self.high
+        return self.start + (values - low) / (high - low) * (self.end - self.start)
+
+    def ticks(self, count: int = 5) -> tuple[list[tuple[float, str]], list[float]]:
+        """Major ticks as (value, label), and minor tick values (log axes only)."""
+        if not self.log:
+            step = _nice_step(self.high - self.low, count)
+            decimals = _decimals(step)
+            first = math.ceil(self.low / step - 1e-9)
+            values = [k * step for k in range(first, math.floor(self.high / step + 1e-9) + 1)]
+            return [(v, _plain(v, decimals)) for v in values], []
+        low, high = math.log10(self.low), math.log10(self.high)
+        decades = high - low
+        if decades > 6:  # every few decades
+            every = math.ceil(decades / count)
+            first = math.ceil(low / every - 1e-9) * every
+            return [(10.0 ** e, _plain(10.0 ** e))
+                    for e in range(first, math.floor(high + 1e-9) + 1, every)], []
+        mantissas = (1,) if decades > 2 else (1, 2, 5)
+        major, minor = [], []
+        for exponent in range(math.floor(low) - 1, math.ceil(high) + 1):
+            for m in range(1, 10):
+                value = m * 10.0 ** exponent
+                if self.low <= value * (1 + 1e-9) and value <= self.high * (1 + 1e-9):
+                    (major if m in mantissas else minor).append(value)
+        if len(major) < 3:  # less than a factor of 10: plain steps on the log axis
+            step = _nice_step(self.high - self.low, count)
+            decimals = _decimals(step)
+            first = math.ceil(self.low / step - 1e-9)
+            values = [k * step for k in range(first, math.floor(self.high / step + 1e-9) + 1)]
+            return [(v, _plain(v, decimals)) for v in values if v > 0], []
+        return [(v, _plain(v)) for v in major], minor
+
+
+def _limits(values: Iterable[float], log: bool, pad: float = 0.04) -> tuple[float, float]:
+    finite = [v for v in values if math.isfinite(v) and (v > 0 or not log)]
+    low, high = min(finite), max(finite)
+    if log:
+        ratio = (high / low) ** pad if high > low else 1.1
+        return low / ratio, high * ratio
+    margin = (high - low) * pad or (abs(low) * 0.05 or 1.0)
+    return low - margin, high + margin
+
+
+def _use_log(values: Sequence[float], factor: float = 4) -> bool:
+    """A logarithmic axis for positive values spanning ``factor`` or more. Divided, not
+    multiplied: 4 × 1e308 would overflow."""
+    low, high = min(values), max(values)
+    return low > 0 and high / factor >= low
+
+
+def _horizontal_axis(canvas: Canvas, axis: Axis, top: float, bottom: float, count: int = 5,
+                     grid: bool = False, minor_grid: bool = False) -> None:
+    """Tick marks and labels below ``bottom``; grid lines from ``top`` to ``bottom``."""
+    major, minor = axis.ticks(count)
+    lines, grid_lines = [], []
+    for value, label in major:
+        x = axis(value)
+        lines.append(f"M{_n(x)} {_n(bottom)}v3")
+        if grid:
+            grid_lines.append(f"M{_n(x)} {_n(top)}V{_n(bottom)}")
+        canvas.text(x, bottom + 10, label, anchor="middle")
+    for value in minor:
+        x = axis(value)
+        lines.append(f"M{_n(x)} {_n(bottom)}v1.5")
+        if minor_grid:
+            grid_lines.append(f"M{_n(x)} {_n(top)}V{_n(bottom)}")
+    canvas.path("".join(grid_lines), stroke=GRID_COLOUR, width=0.4)
+    canvas.path(f"M{_n(axis.start)} {_n(bottom)}H{_n(axis.end)}" + "".join(lines),
+                stroke=TEXT_COLOUR, width=0.6)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A legend entry: ``symbol`` (circle, diamond, square, bar-square, bar-diamond, band)
+    in ``colour``, then ``label``."""
+
+    symbol: str
+    colour: str
+    label: str
+
+
+def _legend(canvas: Canvas, keys: Sequence[Key], y: float) -> None:
+    """The legend in one row centred on the figure, with its text baseline at ``y``."""
+    gap, symbol = 10.0, 12.0
+    widths = [symbol + 3 + text_width(key.label) for key in keys]
+    x = (canvas.width - sum(widths) - gap * (len(keys) - 1)) / 2
+    for key, width in zip(keys, widths, strict=True):
+        cx, cy = x + symbol / 2, y - 2.3
+        if key.symbol == "band":
+            canvas.rect(cx - 5, cy - 3.5, 10, 7, key.colour)
+        else:
+            shape = key.symbol.removeprefix("bar-")
+            size = {"circle": 4.5, "diamond": 5.0, "square": 4.5}[shape]
+            d = {"circle": _circle, "diamond": _diamond, "square": _square}[shape](cx, cy, size)
+            if key.symbol.startswith("bar-"):
+                canvas.path(f"M{_n(cx - 6)} {_n(cy)}h12" + d, stroke=key.colour,
+                            width=2.0 if shape == "diamond" else 1.2, fill=key.colour)
             else:
-                axes.xaxis.set_major_locator(ticker.MaxNLocator(5))  # fewer labels: lighter PDF
-        left.invert_yaxis()
-        left.set_xlabel(f"{quantity}: box = quartiles, ticks = every run")
-        for values, colour in zip(samples, (INITIAL_COLOUR, OPTIMIZED_COLOUR), strict=True):
-            right.ecdf(values, color=colour)
-        right.set_xlabel(quantity)
-        right.set_ylabel("fraction of runs ≤ t")  # colours as on the left: no legend
-        right.yaxis.set_major_locator(ticker.FixedLocator([0, 0.5, 1]))
-        return _to_svg(figure)
+                canvas.path(d, fill=key.colour)
+        canvas.text(x + symbol + 3, y, key.label)
+        x += width + gap
 
 
-def _speedup_scale(axes, which: str, speedups) -> None:
-    """Log scale for speedups spanning a factor of 4 or more (ratios), linear otherwise (a log
-    axis over a narrow range shows one or two ticks); labels like 0.5 and 2, not 5×10⁻¹."""
-    values = [v for s in speedups for v in (s.mean, s.median)]
-    if max(values) / min(values) >= 4:
-        getattr(axes, f"set_{which}scale")("log")
-        plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
-        getattr(axes, f"{which}axis").set_major_formatter(plain)
+def _square(x: float, y: float, side: float) -> str:
+    h = side / 2
+    return f"M{_n(x - h)} {_n(y - h)}h{_n(side)}v{_n(side)}h{_n(-side)}z"
+
+
+def _diamond(x: float, y: float, size: float) -> str:
+    h = size / 2
+    return f"M{_n(x)} {_n(y - h)}l{_n(h)} {_n(h)}l{_n(-h)} {_n(h)}l{_n(-h)} {_n(-h)}z"
+
+
+def _circle(x: float, y: float, size: float) -> str:
+    r = _n(size / 2)
+    return f"M{_n(x - size / 2)} {_n(y)}a{r} {r} 0 1 0 {_n(size)} 0a{r} {r} 0 1 0 {_n(-size)} 0z"
 
 
 def _short(name: str, limit: int = 32) -> str:
-    """Cut in the middle: long names (Java packages, command lines) differ at their ends.
-    Drawn literally: a "$" is escaped so that matplotlib never reads the name as math."""
+    """Cut in the middle: long names (Java packages, command lines) differ at their ends."""
     if len(name) > limit:
         head = (limit - 1) // 3
         name = name[:head] + "…" + name[len(name) - (limit - 1 - head):]
-    return name.replace("$", r"\$")
+    return name
+
+
+# ---------------------------------------------------------------- one benchmark's samples
+
+
+def _positions(values: np.ndarray, axis: Axis) -> np.ndarray:
+    """Page coordinates of ``values``, rounded to a tenth of a point, without repeats: what
+    a reader can see of a large sample."""
+    return np.unique(np.round(axis.array(values), 1))
+
+
+def _quartiles_and_whiskers(values: np.ndarray) -> tuple[float, float, float, float, float]:
+    """Box plot statistics: the whiskers reach the most extreme runs within 1.5 IQR of the
+    box (as matplotlib and R draw them)."""
+    q1, median, q3 = np.percentile(values, [25, 50, 75])
+    reach = 1.5 * (q3 - q1)
+    low = values[values >= q1 - reach].min()
+    high = values[values <= q3 + reach].max()
+    return float(low), float(q1), float(median), float(q3), float(high)
+
+
+def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> str:
+    """Both samples side by side: box plots with every run as a tick, and the two ECDFs."""
+    samples = []
+    for values in (analysis.initial_values, analysis.optimized_values):
+        values = np.asarray(values, dtype=float)
+        scaled = values * scale.factor
+        samples.append(scaled if np.isfinite(scaled).all() else values)
+    quantity = f"execution time ({scale.label})" if scale.label else "execution time"
+    colours = (INITIAL_COLOUR, OPTIMIZED_COLOUR)
+    width, height = WIDTH, 136.0
+    canvas = Canvas(width, height)
+    top, bottom = 5.0, height - 27
+    lows = [float(v.min()) for v in samples]
+    highs = [float(v.max()) for v in samples]
+    log = _use_log([min(lows), max(highs)])  # a linear axis would squeeze the boxes into a line
+    limits = _limits([min(lows), max(highs)], log)
+    left = Axis(*limits, 50.0, 218.0, log)
+    right = Axis(*limits, 268.0, width - 8, log)
+
+    # Left: the box plots, initial above optimized, every run as a tick.
+    rows = (top + (bottom - top) * 0.27, top + (bottom - top) * 0.73)
+    half = (bottom - top) * 0.23 * 0.45 / 0.46
+    boxes = []
+    for values, colour, y, label in zip(samples, colours, rows, ("initial", "optimized"),
+                                        strict=True):
+        xs = _positions(values, left)
+        tick = half * 0.75
+        canvas.path("".join(f"M{x:.1f} {_n(y - tick)}v{_n(2 * tick)}" for x in xs),
+                    stroke=colour, width=0.5, opacity=0.6)
+        low, q1, median, q3, high = (left(v) for v in _quartiles_and_whiskers(values))
+        h = half * 0.5
+        boxes.append(
+            f"M{_n(q1)} {_n(y - h)}H{_n(q3)}V{_n(y + h)}H{_n(q1)}z"
+            f"M{_n(low)} {_n(y)}H{_n(q1)}M{_n(q3)} {_n(y)}H{_n(high)}"
+            f"M{_n(low)} {_n(y - h / 2)}v{_n(h)}M{_n(high)} {_n(y - h / 2)}v{_n(h)}")
+        canvas.path(f"M{_n(median)} {_n(y - h)}v{_n(2 * h)}", stroke="#000", width=1.5)
+        canvas.text(left.start - 4, y + 2.5, label, anchor="end")
+    canvas.path("".join(boxes), stroke="#000", width=0.8)
+    canvas.path(f"M{_n(left.start)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.6)
+    _horizontal_axis(canvas, left, top, bottom, count=4)
+    canvas.text((left.start + left.end) / 2, height - 4, f"{quantity}: box = quartiles, "
+                "ticks = every run", anchor="middle")
+
+    # Right: the empirical distribution functions, in the same colours (no legend).
+    fraction = Axis(0.0, 1.0, bottom, top, False)
+    for values, colour in zip(samples, colours, strict=True):
+        xs, counts = np.unique(np.round(right.array(np.sort(values)), 1), return_counts=True)
+        ys = fraction.array(np.cumsum(counts) / values.size)
+        steps = [f"M{_n(right.start)} {_n(fraction(0))}H{xs[0]:.1f}"]
+        steps += [f"V{y:.1f}H{x:.1f}" for x, y in zip(xs[1:], ys[:-1], strict=True)]
+        steps.append(f"V{ys[-1]:.1f}H{_n(right.end)}")
+        canvas.path("".join(steps), stroke=colour, width=1.0)
+    ticks = []
+    for value in (0, 0.5, 1):
+        y = fraction(value)
+        ticks.append(f"M{_n(right.start - 3)} {_n(y)}h3")
+        canvas.text(right.start - 5, y + 2.5, _plain(value), anchor="end")
+    canvas.path(f"M{_n(right.start)} {_n(top)}V{_n(bottom)}" + "".join(ticks),
+                stroke=TEXT_COLOUR, width=0.6)
+    _horizontal_axis(canvas, right, top, bottom, count=5)
+    canvas.text((right.start + right.end) / 2, height - 4, quantity, anchor="middle")
+    canvas.text(right.start - 20, (top + bottom) / 2, "fraction of runs ≤ t", anchor="middle",
+                rotate=True)
+    return canvas.svg()
+
+
+# ---------------------------------------------------------------- all benchmarks
 
 
 def _colour_key(benchmark: BenchmarkResult, estimator: str) -> str:
@@ -136,6 +397,22 @@ def _colour_key(benchmark: BenchmarkResult, estimator: str) -> str:
     return getattr(benchmark.analysis, estimator).verdict
 
 
+def _grouped_markers(canvas: Canvas, points: Iterable[tuple[float, float, str]],
+                     shape: Callable[[float, float, float], str], size: float) -> None:
+    """Markers as one path per colour: a figure of a thousand points stays a few elements."""
+    by_colour: dict[str, list[str]] = {}
+    for x, y, colour in points:
+        by_colour.setdefault(colour, []).append(shape(x, y, size))
+    for colour, shapes in by_colour.items():
+        canvas.path("".join(shapes), fill=colour)
+
+
+def _verdict_legend(canvas: Canvas, y: float) -> None:
+    _legend(canvas, [Key("circle", "#000", "mean"), Key("diamond", "#000", "median"),
+                     *(Key("square", colour, VERDICT_LABELS[verdict])
+                       for verdict, colour in VERDICT_COLOURS.items())], y)
+
+
 def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None:
     """Per-benchmark speedups of the mean and the median, coloured by verdict."""
     analysed = [b for b in benchmarks if b.analysis is not None]
@@ -144,47 +421,69 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
     labelled = len(analysed) <= LABELLED_LIMIT
     if not labelled:
         analysed = sorted(analysed, key=lambda b: b.analysis.speedup.mean)
-    labels = [_short(b.name) for b in analysed]
-    # Fixed margins in inches (names on the left, legend on top, axis label below).
-    height = ROW_HEIGHT * len(analysed) + 1.1 if labelled else 3.2
-    left = 0.35 + 0.058 * max(len(label) for label in labels) if labelled else 0.7
-    width = 6.6
-    with plt.rc_context(_STYLE):
-        figure, axes = plt.subplots(figsize=(width, height))
-        figure.subplots_adjust(left=left / width, right=0.97, top=1 - 0.4 / height,
-                               bottom=0.55 / height)
-        positions = np.arange(len(analysed))
-        for estimator, marker, offset in (("mean", "o", -0.15), ("median", "D", 0.15)):
-            speedups = [getattr(b.analysis.speedup, estimator) for b in analysed]
-            colours = [VERDICT_COLOURS[_colour_key(b, estimator)] for b in analysed]
-            if labelled:
-                axes.scatter(speedups, positions + offset, c=colours, marker=marker, s=16,
-                             zorder=3)
-            else:
-                axes.scatter(positions, speedups, c=colours, marker=marker, s=6, zorder=3)
-        if labelled:
-            axes.axvline(1.0, color="black", linewidth=0.8)
-            axes.set_yticks(positions, labels)
-            axes.set_ylim(len(analysed) - 0.5, -0.5)
-            _speedup_scale(axes, "x", [b.analysis.speedup for b in analysed])
-            axes.set_xlabel("speedup = ET(initial) / ET(optimized)   (> 1: optimized is faster)")
-            axes.grid(axis="x", which="both", linewidth=0.3, alpha=0.5)
-        else:
-            axes.axhline(1.0, color="black", linewidth=0.8)
-            _speedup_scale(axes, "y", [b.analysis.speedup for b in analysed])
-            axes.set_xlabel("benchmarks, sorted by speedup of the mean")
-            axes.set_ylabel("speedup (> 1: faster)")
-            axes.grid(axis="y", which="both", linewidth=0.3, alpha=0.5)
-        handles = [plt.Line2D([], [], linestyle="", marker="o", color="black", label="mean"),
-                   plt.Line2D([], [], linestyle="", marker="D", color="black", label="median")]
-        handles += [plt.Line2D([], [], linestyle="", marker="s", color=colour,
-                               label=VERDICT_LABELS[verdict])
-                    for verdict, colour in VERDICT_COLOURS.items()]
-        # Centred on the figure, not on the axes: long names would push it off the page.
-        figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1.0),
-                      ncol=len(handles), frameon=False, borderaxespad=0.2,
-                      columnspacing=1.2, handletextpad=0.3)
-        return _to_svg(figure)
+    values = [v for b in analysed for v in (b.analysis.speedup.mean, b.analysis.speedup.median)]
+    log = _use_log(values)
+    limits = _limits([*values, 1.0], log)
+    if labelled:
+        labels = [_short(b.name) for b in analysed]
+        top, bottom_margin = 22.0, 34.0
+        height = ROW_HEIGHT * len(analysed) + top + bottom_margin
+        canvas = Canvas(WIDTH, height)
+        bottom = height - bottom_margin
+        left = min(12 + max(text_width(label) for label in labels), WIDTH * 0.6)
+        axis = Axis(*limits, left, WIDTH - 10, log)
+        _horizontal_axis(canvas, axis, top, bottom, grid=True, minor_grid=True)
+        canvas.path(f"M{_n(axis(1.0))} {_n(top)}V{_n(bottom)}", stroke="#000", width=0.8)
+        row = (bottom - top) / len(analysed)
+        for index, label in enumerate(labels):
+            canvas.text(left - 4, top + row * (index + 0.5) + 2.5, label, anchor="end")
+        for estimator, shape, offset in (("mean", _circle, -0.15), ("median", _diamond, 0.15)):
+            _grouped_markers(canvas, (
+                (axis(getattr(b.analysis.speedup, estimator)), top + row * (i + 0.5 + offset),
+                 VERDICT_COLOURS[_colour_key(b, estimator)]) for i, b in enumerate(analysed)),
+                shape, 4.5 if shape is _circle else 5)
+        canvas.path(f"M{_n(left)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.6)
+        canvas.text((axis.start + axis.end) / 2, height - 6,
+                    "speedup = ET(initial) / ET(optimized)   (> 1: optimized is faster)",
+                    anchor="middle")
+    else:
+        height, top = 230.0, 22.0
+        canvas = Canvas(WIDTH, height)
+        bottom = height - 34
+        axis = Axis(*limits, bottom, top, log)
+        ranks = Axis(-0.5, len(analysed) - 0.5, 48.0, WIDTH - 10, False)
+        major, minor = axis.ticks(5)
+        lines, grid = [], []
+        for value, label in major:
+            y = axis(value)
+            lines.append(f"M{_n(ranks.start - 3)} {_n(y)}h3")
+            grid.append(f"M{_n(ranks.start)} {_n(y)}H{_n(ranks.end)}")
+            canvas.text(ranks.start - 5, y + 2.5, label, anchor="end")
+        grid += [f"M{_n(ranks.start)} {_n(axis(v))}H{_n(ranks.end)}" for v in minor]
+        canvas.path("".join(grid), stroke=GRID_COLOUR, width=0.4)
+        canvas.path(f"M{_n(ranks.start)} {_n(axis(1.0))}H{_n(ranks.end)}", stroke="#000",
+                    width=0.8)
+        for estimator, shape in (("mean", _circle), ("median", _diamond)):
+            _grouped_markers(canvas, (
+                (ranks(i), axis(getattr(b.analysis.speedup, estimator)),
+                 VERDICT_COLOURS[_colour_key(b, estimator)]) for i, b in enumerate(analysed)),
+                shape, 2.6 if shape is _circle else 3)
+        canvas.path(f"M{_n(ranks.start)} {_n(top)}V{_n(bottom)}H{_n(ranks.end)}" + "".join(
+            lines), stroke=TEXT_COLOUR, width=0.6)
+        rank_ticks, _ = Axis(1, len(analysed), ranks(0), ranks(len(analysed) - 1),
+                             False).ticks(6)
+        marks = []
+        for value, label in rank_ticks:
+            x = ranks(value - 1)
+            marks.append(f"M{_n(x)} {_n(bottom)}v3")
+            canvas.text(x, bottom + 10, label, anchor="middle")
+        canvas.path("".join(marks), stroke=TEXT_COLOUR, width=0.6)
+        canvas.text((ranks.start + ranks.end) / 2, height - 6,
+                    "benchmarks, sorted by speedup of the mean", anchor="middle")
+        canvas.text(14, (top + bottom) / 2, "speedup (> 1: faster)", anchor="middle",
+                    rotate=True)
+    _verdict_legend(canvas, 10)
+    return canvas.svg()
 
 
 @dataclass(frozen=True)
@@ -216,15 +515,6 @@ def _forest_chunks(count: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def _x_limits(values: list[float], log: bool) -> tuple[float, float]:
-    low, high = min(values), max(values)
-    if log:
-        pad = (high / low) ** 0.04
-        return low / pad, high * pad
-    pad = (high - low) * 0.04 or 0.01
-    return low - pad, high + pad
-
-
 def forest_figures(benchmarks: Sequence[BenchmarkResult],
                    geometric_mean: AggregateInterval | None,
                    threshold: float) -> list[ForestPart]:
@@ -245,55 +535,54 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
                      geometric_mean.high, "geometric"))
     band = threshold_band(threshold)
     values = [v for row in rows for v in row[1:4] if v is not None] + list(band)
-    log = max(values) / min(values) >= 4
-    limits = _x_limits(values, log)
+    log = _use_log(values)
+    limits = _limits(values, log)
     # The same left margin in every figure, so that their axes line up.
-    left = 0.35 + 0.058 * max(len(row[0]) for row in rows)
-    width, top, bottom = 6.6, 0.42, 0.5
-    handles = [plt.Line2D([], [], marker="s", markersize=3.5, linewidth=1.2, color=colour,
-                          label=call) for call, colour in CALL_COLOURS.items()]
-    handles.append(plt.Line2D([], [], marker="D", markersize=4.5, linewidth=2,
-                              color=GEOMETRIC_MEAN_COLOUR, label="geometric mean"))
+    left = min(12 + max(text_width(row[0]) for row in rows), WIDTH * 0.6)
+    top, bottom_margin = 22.0, 34.0
+    keys = [Key("bar-square", colour, call) for call, colour in CALL_COLOURS.items()]
+    keys.append(Key("bar-diamond", GEOMETRIC_MEAN_COLOUR, "geometric mean"))
     if threshold > 0:
-        handles.append(Patch(facecolor=BAND_COLOUR, label=f"±{threshold * 100:.3g}% band"))
+        keys.append(Key("band", BAND_COLOUR, f"±{threshold * 100:.3g}% band"))
     parts = []
     for start, stop in _forest_chunks(len(rows)):
         chunk = rows[start:stop]
-        height = ROW_HEIGHT * len(chunk) + top + bottom
-        with plt.rc_context(_STYLE):
-            figure, axes = plt.subplots(figsize=(width, height))
-            figure.subplots_adjust(left=min(left / width, 0.6), right=0.97,
-                                   top=1 - top / height, bottom=bottom / height)
-            if threshold > 0:
-                axes.axvspan(*band, color=BAND_COLOUR, linewidth=0, zorder=0)
-            axes.axvline(1.0, color="black", linewidth=0.8, zorder=1)
-            for position, (_, value, low, high, call) in enumerate(chunk):
-                geometric = call == "geometric"
-                colour = GEOMETRIC_MEAN_COLOUR if geometric else CALL_COLOURS[call]
-                if low is not None and high is not None:
-                    axes.plot([low, high], [position, position], color=colour,
-                              linewidth=2 if geometric else 1.2, zorder=2)
-                else:
-                    axes.plot(limits, [position, position], color=colour, linewidth=0.6,
-                              linestyle=":", zorder=2)
-                    axes.annotate("interval unbounded", (value, position), xytext=(4, 2),
-                                  textcoords="offset points", fontsize=6, va="bottom")
-                axes.plot([value], [position], marker="D" if geometric else "s",
-                          markersize=5 if geometric else 3.5, color=colour, zorder=3)
-            axes.set_yticks(range(len(chunk)), [row[0] for row in chunk])
-            axes.set_ylim(len(chunk) - 0.5, -0.5)
-            if log:
-                axes.set_xscale("log")
-                axes.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-            axes.set_xlim(*limits)
-            axes.set_xlabel("speedup of the means with the corrected interval of its call "
-                            "(> 1: faster)")
-            # Minor grid lines only where they are few (less than two decades).
-            axes.grid(axis="x", which="both" if limits[1] / limits[0] < 100 else "major",
-                      linewidth=0.3, alpha=0.5)
-            figure.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 1.0),
-                          ncol=len(handles), frameon=False, borderaxespad=0.2,
-                          columnspacing=1.0, handlelength=1.6, handletextpad=0.4)
-            parts.append(ForestPart(_to_svg(figure), start + 1, min(stop, len(analysed)),
-                                    len(analysed)))
+        height = ROW_HEIGHT * len(chunk) + top + bottom_margin
+        canvas = Canvas(WIDTH, height)
+        bottom = height - bottom_margin
+        axis = Axis(*limits, left, WIDTH - 10, log)
+        row_height = (bottom - top) / len(chunk)
+        if threshold > 0:
+            canvas.rect(axis(band[0]), top, axis(band[1]) - axis(band[0]), bottom - top,
+                        BAND_COLOUR)
+        _horizontal_axis(canvas, axis, top, bottom, grid=True,
+                         minor_grid=limits[1] / limits[0] < 100 if log else False)
+        canvas.path(f"M{_n(axis(1.0))} {_n(top)}V{_n(bottom)}", stroke="#000", width=0.8)
+        bars: dict[tuple[str, float], list[str]] = {}
+        markers: list[tuple[float, float, str]] = []
+        for position, (name, value, low, high, call) in enumerate(chunk):
+            y = top + row_height * (position + 0.5)
+            geometric = call == "geometric"
+            colour = GEOMETRIC_MEAN_COLOUR if geometric else CALL_COLOURS[call]
+            canvas.text(left - 4, y + 2.5, name, anchor="end")
+            if low is not None and high is not None:
+                bars.setdefault((colour, 2.0 if geometric else 1.2), []).append(
+                    f"M{_n(axis(low))} {_n(y)}H{_n(axis(high))}")
+            else:
+                canvas.path(f"M{_n(axis.start)} {_n(y)}H{_n(axis.end)}", stroke=colour,
+                            width=0.6, dash="1 1.5")
+                canvas.text(axis(value) + 4, y - 2, "interval unbounded", size=SMALL_SIZE)
+            if geometric:
+                canvas.path(_diamond(axis(value), y, 6), fill=colour)
+            else:
+                markers.append((axis(value), y, colour))
+        for (colour, line_width), segments in bars.items():
+            canvas.path("".join(segments), stroke=colour, width=line_width)
+        _grouped_markers(canvas, markers, _square, 3.5)
+        canvas.path(f"M{_n(left)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.6)
+        canvas.text((axis.start + axis.end) / 2, height - 6, "speedup of the means with the "
+                    "corrected interval of its call (> 1: faster)", anchor="middle")
+        _legend(canvas, keys, 10)
+        parts.append(ForestPart(canvas.svg(), start + 1, min(stop, len(analysed)),
+                                len(analysed)))
     return parts
