@@ -28,8 +28,10 @@ from .effect_size import (
     effect_size,
     flat_bootstrap_intervals,
     resampled_means,
+    skipped_bootstrap,
     table_bootstrap_interval,
     uses_shared_counts,
+    within_draws_budget,
 )
 from .hierarchy import Hierarchy
 from .model import (
@@ -211,7 +213,7 @@ def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
 
 
 def _analyse_pairs(
-    settings: Settings, pairs: list[_Pair]
+    settings: Settings, bootstrap_forced: bool, pairs: list[_Pair]
 ) -> tuple[list[_Analysed], BootstrapAggregate | None]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (runs in a
     worker).
@@ -228,6 +230,10 @@ def _analyse_pairs(
     Where the call may rest on the bootstrap (Fieller's interval unbounded at the widest
     level the call can get), the call gets ``call_resamples`` from the benchmark's own
     stream (continuing it, after the interval's resamples when they came from it).
+
+    Samples too large to resample on their own stream within BOOTSTRAP_DRAWS_BUDGET get no
+    bootstrap interval (nor call resamples) unless ``bootstrap_forced`` (--bootstrap given)
+    or the aggregate intervals need their draws.
     """
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
@@ -259,8 +265,12 @@ def _analyse_pairs(
         # nor on how the benchmarks are shared among workers.
         rng = np.random.default_rng([settings.seed, pair.index])
         drawn: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+        skipped = (aggregate is None and not bootstrap_forced and position not in intervals
+                   and not within_draws_budget(pair.initial, pair.optimized, settings.bootstrap))
         if position in intervals:
             interval = intervals[position]
+        elif skipped:
+            interval = skipped_bootstrap(pair.initial, pair.optimized, settings.bootstrap)
         else:
             drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
                      resampled_means(pair.optimized, settings.bootstrap, rng))
@@ -268,7 +278,7 @@ def _analyse_pairs(
                 aggregate.add(pair.weight, *drawn)
             interval = bootstrap_interval(*drawn, confidence)
         resampled = None
-        if fallback[position]:
+        if fallback[position] and not skipped:
             more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
             if more > 0:
                 drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
@@ -368,7 +378,8 @@ def analyse_benchmarks(
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
-    if settings.bootstrap is None:
+    bootstrap_forced = settings.bootstrap is not None
+    if not bootstrap_forced:
         settings = dataclasses.replace(settings, bootstrap=default_resamples(
             len(pairs), aggregate_method(settings)))
     # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
@@ -387,7 +398,8 @@ def analyse_benchmarks(
     analysed_count = 0
     resampled: dict[int, np.ndarray | None] = {}
     with worker_pool(workers) as parallel_map:
-        outputs = parallel_map(functools.partial(_analyse_pairs, settings), batches)
+        outputs = parallel_map(functools.partial(_analyse_pairs, settings, bootstrap_forced),
+                               batches)
         for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
             if bootstrap_aggregate is not None:
                 bootstrap_aggregate.merge(partial)

@@ -41,12 +41,6 @@ BOOTSTRAP_TRUSTED_UNITS = 30
 #: every chunk pays for fresh pages).
 _CHUNK_ELEMENTS = 65_536
 
-#: Resamples of every benchmark's bootstrap interval unless ``--bootstrap`` says otherwise.
-#: From one seed to another each end of a 95% percentile interval moves by 1.5% of the
-#: interval's width (standard deviation; 2.1% with 1,000 resamples, 0.7% with 10,000; flat and
-#: 20 × 3 samples alike, ``python benchmarks/bootstrap.py --mc-error``): far below the
-#: interval's own error (it covers 85-95% for 95% with 3-30 units, benchmarks/coverage.py).
-DEFAULT_RESAMPLES = 2_000
 #: A benchmark whose call may rest on its bootstrap interval (Fieller's unbounded at the
 #: call's level) draws enough resamples for MIN_TAIL_RESAMPLES beyond each end at the widest
 #: level its call can get, but at most this many...
@@ -63,10 +57,20 @@ DEFAULT_AGGREGATE_INTERVAL = "delta"
 #: shared out, but never fewer than MIN_AUTO_RESAMPLES (50 beyond each end of a 95% interval:
 #: the bounds move by ~1.5% of the interval's width between seeds). The interval is a
 #: cross-check of Fieller's (the call and the statement rest on Fieller's wherever it is
-#: bounded), so a run of 10,000 benchmarks need not draw 10⁸ resamples for it.
+#: bounded), so a run of 10,000 benchmarks need not draw 10⁸ resamples for it. From one seed
+#: to another each end of a 95% percentile interval moves by 1.5% of the interval's width with
+#: 2,000 resamples (standard deviation; 0.7% with 10,000; ``benchmarks/bootstrap.py
+#: --mc-error``): far below the interval's own error (it covers 85-95% for 95% with 3-30
+#: units, benchmarks/coverage.py).
 DEFAULT_RESAMPLES = 10_000
 MIN_AUTO_RESAMPLES = 2_000
 AUTO_RESAMPLES_BUDGET = 1_000_000
+#: Measurements drawn per side (values × resamples) above which a benchmark's bootstrap
+#: interval is not computed unless ``--bootstrap`` is given: each draw costs ~20 ns, so this
+#: is about a second per side (10,000 resamples of 5,000 values), where 10⁶ values would take
+#: minutes. With that many values Fieller's and the delta interval, which the call and the
+#: statement use, agree with the bootstrap's to within its Monte-Carlo error.
+BOOTSTRAP_DRAWS_BUDGET = 50_000_000
 
 
 def default_resamples(benchmarks: int, aggregate_interval: str) -> int:
@@ -306,6 +310,22 @@ def bootstrap_interval(initial_means: np.ndarray, optimized_means: np.ndarray,
     ratios = initial_means / optimized_means
     low, high = np.quantile(ratios, [(1 - confidence) / 2, (1 + confidence) / 2])
     return RatioInterval("bootstrap", float(low), float(high), True)
+
+
+def within_draws_budget(initial: Hierarchy, optimized: Hierarchy, resamples: int) -> bool:
+    """Whether resampling both sides ``resamples`` times stays within BOOTSTRAP_DRAWS_BUDGET."""
+    largest = max(initial.measurements, optimized.measurements)
+    return largest * resamples <= BOOTSTRAP_DRAWS_BUDGET
+
+
+def skipped_bootstrap(initial: Hierarchy, optimized: Hierarchy, resamples: int
+                      ) -> RatioInterval:
+    """The bootstrap interval of a benchmark too large to resample (see
+    BOOTSTRAP_DRAWS_BUDGET), saying why it is missing."""
+    largest = max(initial.measurements, optimized.measurements)
+    return RatioInterval("bootstrap", None, None, False, note=(
+        f"not computed: {largest:,} values × {resamples:,} resamples exceed "
+        f"{BOOTSTRAP_DRAWS_BUDGET:,} draws (--bootstrap N computes it)"))
 
 
 def call_resamples(resamples: int, call_confidence: float, benchmarks: int) -> int:

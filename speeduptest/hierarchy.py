@@ -81,6 +81,13 @@ class Hierarchy:
     def depth(self) -> int:
         return _depth(self.root)
 
+    @functools.cached_property
+    def measurements(self) -> int:
+        """How many measurements (values of the lowest level) the sample has."""
+        if isinstance(self.root, np.ndarray):
+            return self.root.size
+        return self.values().size
+
     def scaled(self, exponent: int) -> Hierarchy:
         """Every measurement multiplied by 2**exponent (exact, short of under/overflow)."""
 

@@ -96,3 +96,28 @@ def test_shared_draws_of_balanced_hierarchies_give_the_bootstrap_distribution():
     own = resampled_means(sample, 20_000, np.random.default_rng(7))
     assert abs(shared.mean() - own.mean()) < 4 * own.std() / np.sqrt(10_000)
     assert shared.std() == pytest.approx(own.std(), rel=0.03)
+
+
+@pytest.mark.parametrize(("options", "computed"), [((), False), (("--bootstrap", "100"), True)])
+def test_samples_too_large_to_resample_say_so_unless_forced(tmp_path, options, computed):
+    """30,000 values per side × 10,000 resamples exceed the draws budget: the bootstrap
+    interval is not computed (and says why), the call and statement rest on Fieller's;
+    --bootstrap N computes it whatever the size."""
+    rng = np.random.default_rng(3)
+    for name, scale in (("a.txt", 1.1), ("b.txt", 1.0)):
+        np.savetxt(tmp_path / name, scale * rng.lognormal(0, 0.1, 30_000), fmt="%.6g")
+    (tmp_path / "config.csv").write_text("benchmark,initial,optimized,weight\nbig,a.txt,b.txt,1\n")
+    assert main([str(tmp_path / "config.csv"), "-o", str(tmp_path / "out"), "--format", "json",
+                 "--quiet", *options]) == 0
+    benchmark = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"][0]
+    intervals = benchmark["effect_size"]["intervals"]
+    assert intervals["fieller"]["bounded"] and benchmark["change"]["call"] == "faster"
+    bootstrap = intervals["bootstrap"]
+    assert bootstrap["bounded"] is computed
+    if computed:
+        fieller = intervals["fieller"]
+        assert abs(bootstrap["low"] - fieller["low"]) < 0.003
+        assert abs(bootstrap["high"] - fieller["high"]) < 0.003
+    else:
+        assert bootstrap["low"] is None and "not computed" in bootstrap["note"]
+        assert "--bootstrap N" in bootstrap["note"]
