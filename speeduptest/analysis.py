@@ -144,8 +144,8 @@ def _read_benchmark(
     if not errors:
         errors = _unit_errors(spec, initial, optimized, config)
     if not errors:
-        with np.errstate(all="ignore"):
-            ratio = initial.data.grand_mean / optimized.data.grand_mean
+        numerator, denominator = initial.data.grand_mean, optimized.data.grand_mean
+        ratio = numerator / denominator if denominator > 0 else math.inf  # float / float: inf
         if not 0 < ratio < math.inf:
             errors = [InputError(config, spec.line, (
                 f"the mean times of {initial.path} and {optimized.path} differ by a factor "

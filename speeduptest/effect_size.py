@@ -512,7 +512,7 @@ def effect_inputs(initial: Hierarchy, optimized: Hierarchy) -> EffectInputs:
     variance of the mean, so each side's variance components are computed with its times
     multiplied by the power of two that brings its grand mean near 1 (exact), where they are
     representable for any time a float can hold."""
-    exponent_i, exponent_o = (int(np.frexp(side.grand_mean)[1]) for side in (initial, optimized))
+    exponent_i, exponent_o = (math.frexp(side.grand_mean)[1] for side in (initial, optimized))
     components_i = _components(initial, -exponent_i)
     components_o = _components(optimized, -exponent_o)
     if components_i.variance_of_mean is None or components_o.variance_of_mean is None:

@@ -106,8 +106,8 @@ class Hierarchy:
     @functools.cached_property
     def grand_mean(self) -> float:
         # At a scale near 1 (an exact power of two): the sum of times near 1e308 overflows.
-        _, exponent = np.frexp(self._top_means.max())
-        return float(np.ldexp(np.ldexp(self._top_means, -int(exponent)).mean(), int(exponent)))
+        _, exponent = math.frexp(self._top_means.max())
+        return math.ldexp(float(np.ldexp(self._top_means, -exponent).mean()), exponent)
 
     def balanced(self) -> np.ndarray | None:
         """The measurements as an array of shape (n_k, …, n_1) when every unit of a level has
@@ -217,12 +217,13 @@ class VarianceComponents:
         def variance(value: float | None) -> float | None:
             if value is None:
                 return None
-            with np.errstate(over="ignore"):
-                scaled = float(np.ldexp(value, 2 * exponent))
-            return scaled if math.isfinite(scaled) else None
+            try:
+                return math.ldexp(value, 2 * exponent)
+            except OverflowError:
+                return None
 
         return dataclasses.replace(
-            self, grand_mean=float(np.ldexp(self.grand_mean, exponent)),
+            self, grand_mean=math.ldexp(self.grand_mean, exponent),
             s2=tuple(variance(v) for v in self.s2), t2=tuple(variance(v) for v in self.t2))
 
 

@@ -10,6 +10,7 @@ protocols for the mean and the median execution times).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -365,8 +366,10 @@ def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
     if median.verdict == "significant":
         return []
     # The most favourable case with these sizes and ties: every initial time above every
-    # optimized one (at a scale near 1, so that no time near 1e308 overflows).
-    x, y = common_scale(x, y)
+    # optimized one (at a scale below 1, so that no time near 1e308 overflows; a power of two
+    # changes no tie).
+    _, exponent = math.frexp(max(x.max(), y.max()))
+    x, y = np.ldexp(x, -exponent), np.ldexp(y, -exponent)
     x = x - x.min() + 2 * y.max()
     best = _best_rank_p_value(x.size, y.size, _tie_sizes(x), _tie_sizes(y))
     if best is None or best <= alpha:

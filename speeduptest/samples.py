@@ -174,7 +174,7 @@ def parse_sample_text(text: str, path: str) -> Sample:
             plain = np.empty(0)
         # Negative values, and values that overflow or round to 0, are reported by the
         # token-by-token path below.
-        if plain.size and np.all(plain > 0) and np.all(plain < math.inf):
+        if plain.size and plain.min() > 0 and plain.max() < math.inf:
             return Sample(path, Hierarchy.flat(plain))
     values: list[float] = []
     errors = ErrorList(path, "bad values")
