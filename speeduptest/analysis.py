@@ -50,6 +50,7 @@ from .model import (
     Source,
     complement,
 )
+from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
@@ -357,6 +358,7 @@ def analyse_config(
                                hashlib.sha256(config_path.read_bytes()).hexdigest()),))
 
 
+@cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
 def analyse_benchmarks(
     specs: Sequence[BenchmarkSpec],
     settings: Settings,

@@ -20,6 +20,7 @@ from ..model import (
     Results,
     SampleSummary,
 )
+from ..nocycles import cycle_collection_paused
 from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
 
@@ -240,5 +241,7 @@ def render_json(results: Results) -> str:
     pretty-prints it). orjson writes 51 MB for 10,000 benchmarks in 0.1 s where the standard
     library took 2.9 s (1.9 s of it replacing non-finite numbers, which orjson writes as
     null, as SPEC §6 wants)."""
-    return orjson.dumps(results_dict(results),
-                        option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE).decode()
+    with cycle_collection_paused():  # half the time of 10,000 benchmarks
+        document = results_dict(results)
+        return orjson.dumps(document,
+                            option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE).decode()
