@@ -15,7 +15,7 @@ import numpy as np
 
 from . import __version__
 from .batched import run_tests_batched
-from .change import MeanRatio, classify, decide_calls, fieller_bounds, widest_confidence
+from .change import MeanRatio, call_fieller_bounds, classify, decide_calls, widest_confidence
 from .config import BenchmarkSpec, read_config
 from .effect_size import (
     EffectSize,
@@ -23,9 +23,11 @@ from .effect_size import (
     bootstrap_interval,
     call_resamples,
     default_resamples,
+    delta_intervals,
     draw_table,
-    effect_inputs,
+    effect_inputs_of,
     effect_size,
+    fieller_intervals,
     flat_bootstrap_intervals,
     resampled_means,
     skipped_bootstrap,
@@ -239,11 +241,14 @@ def _analyse_pairs(
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
     batched = _batched_parts(pairs)
-    inputs = [effect_inputs(pair.initial, pair.optimized) for pair in pairs]
+    inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
+    ratios = MeanRatio.concatenate([i.ratio for i in inputs])
+    confidences = np.array([complement(pair.alpha) for pair in pairs])
+    fieller, delta = fieller_intervals(ratios, confidences), delta_intervals(ratios, confidences)
     # Where Fieller's interval is unbounded at the widest level of the call, the call may
     # use the bootstrap's (change.decide_calls).
-    fallback = ~fieller_bounds(MeanRatio.concatenate([i.ratio for i in inputs]),
-                               np.array([pair.call_confidence for pair in pairs]))[2]
+    fallback = ~call_fieller_bounds(ratios,
+                                    np.array([pair.call_confidence for pair in pairs]))[2]
     shared = [aggregate is None
               and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
               for pair in pairs]
@@ -286,7 +291,8 @@ def _analyse_pairs(
                          np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
             resampled = drawn[0] / drawn[1]
         effect = effect_size(pair.initial, pair.optimized, confidence,
-                             inputs=inputs[position], bootstrap=interval)
+                             inputs=inputs[position], bootstrap=interval,
+                             fieller=fieller[position], delta=delta[position])
         # The same protocol with the roles swapped: is the optimized version slower?
         reverse = [decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)
                    for decide in (decide_mean, decide_median)]

@@ -128,6 +128,18 @@ def fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
     return low, high, bounded
 
 
+def call_fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fieller's interval as a call uses it: also not bounded when it reaches 0 or below.
+    That happens exactly when the initial mean is not significantly different from 0
+    (tᵢ²uᵢ ≥ 1), the mirror of the unbounded case (tₒ²uₒ ≥ 1): Fieller's set for the
+    reciprocal speedup is then unbounded, so calling the benchmark one way but not the other
+    would depend on which version is called initial."""
+    low, high, bounded = fieller_bounds(ratio, confidence)
+    with np.errstate(invalid="ignore"):
+        return low, high, bounded & (low > 0)
+
+
 def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
     """Two-sided p-value of θ = 1 that Fieller's interval inverts, per benchmark.
 
@@ -375,7 +387,7 @@ def decide_calls(
     b = alpha.size
     p_no_change = fieller_p_value(ratio)
     confidence, selected, selections = corrected_confidence(p_no_change, alpha, correction)
-    low, high, bounded = fieller_bounds(ratio, confidence)
+    low, high, bounded = call_fieller_bounds(ratio, confidence)
     methods = np.full(b, "fieller", dtype=object)
     resamples = np.zeros(b, dtype=int)
     for index in np.flatnonzero(~bounded):

@@ -138,12 +138,17 @@ def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
 
 
 def _fieller(ratio: MeanRatio, confidence: float) -> RatioInterval:
+    return fieller_intervals(ratio, np.array([confidence]))[0]
+
+
+def fieller_intervals(ratio: MeanRatio, confidence: np.ndarray) -> list[RatioInterval]:
+    """Fieller's interval of every benchmark of ``ratio`` at its ``confidence``."""
     low, high, bounded = fieller_bounds(ratio, confidence)
-    if not bounded[0]:
-        return RatioInterval(
-            "fieller", None, None, False,
-            note="unbounded: the optimized mean is not significantly different from 0")
-    return RatioInterval("fieller", float(low[0]), float(high[0]), True)
+    return [RatioInterval("fieller", low_, high_, True) if bounded_ else RatioInterval(
+        "fieller", None, None, False,
+        note="unbounded: the optimized mean is not significantly different from 0")
+        for low_, high_, bounded_ in zip(low.tolist(), high.tolist(), bounded.tolist(),
+                                         strict=True)]
 
 
 def delta_interval(initial: VarianceComponents, optimized: VarianceComponents,
@@ -160,19 +165,32 @@ def delta_interval(initial: VarianceComponents, optimized: VarianceComponents,
 
 
 def _delta(mean_ratio: MeanRatio, confidence: float) -> RatioInterval:
-    ratio = float(mean_ratio.speedup[0])
-    u_i = float(mean_ratio.initial_relative_variance[0])
-    u_o = float(mean_ratio.optimized_relative_variance[0])
-    if u_i + u_o == 0:
-        return RatioInterval("delta", ratio, ratio, True, None, note="no variance")
-    df = (u_i + u_o) ** 2 / (u_i**2 / float(mean_ratio.initial_df[0])
-                             + u_o**2 / float(mean_ratio.optimized_df[0]))
-    half_width = _t_quantile(confidence, df) * ratio * math.sqrt(u_i + u_o)
-    if ratio - half_width <= 0:  # a speedup is positive: the approximation fails here
-        return RatioInterval("delta", 0.0, ratio + half_width, True, df,
-                             note="the delta method's lower bound fell below 0 (the normal "
-                                  "approximation fails for so uncertain a ratio): shown as 0")
-    return RatioInterval("delta", ratio - half_width, ratio + half_width, True, df)
+    return delta_intervals(mean_ratio, np.array([confidence]))[0]
+
+
+def delta_intervals(mean_ratio: MeanRatio, confidence: np.ndarray) -> list[RatioInterval]:
+    """The delta-method interval of every benchmark of ``mean_ratio`` at its ``confidence``
+    (elementwise the same operations as one at a time, so the same numbers)."""
+    ratio = mean_ratio.speedup
+    u_i, u_o = mean_ratio.initial_relative_variance, mean_ratio.optimized_relative_variance
+    total = u_i + u_o
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = total**2 / (u_i**2 / mean_ratio.initial_df + u_o**2 / mean_ratio.optimized_df)
+        half_width = special.stdtrit(df, (1 + confidence) / 2) * ratio * np.sqrt(total)
+    intervals = []
+    for ratio_, total_, df_, half in zip(ratio.tolist(), total.tolist(), df.tolist(),
+                                         half_width.tolist(), strict=True):
+        if total_ == 0:
+            intervals.append(RatioInterval("delta", ratio_, ratio_, True, None,
+                                           note="no variance"))
+        elif ratio_ - half <= 0:  # a speedup is positive: the approximation fails here
+            intervals.append(RatioInterval(
+                "delta", 0.0, ratio_ + half, True, df_,
+                note="the delta method's lower bound fell below 0 (the normal approximation "
+                     "fails for so uncertain a ratio): shown as 0"))
+        else:
+            intervals.append(RatioInterval("delta", ratio_ - half, ratio_ + half, True, df_))
+    return intervals
 
 
 def resampled_means(sample: Hierarchy, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -522,6 +540,55 @@ def effect_inputs(initial: Hierarchy, optimized: Hierarchy) -> EffectInputs:
                         mean_ratio(components_i, components_o, speedup))
 
 
+def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]) -> list[EffectInputs]:
+    """:func:`effect_inputs` of every pair: pairs of flat samples of the same sizes are
+    computed together, as rows of arrays (the same operations, so the same numbers)."""
+    inputs: list[EffectInputs | None] = [None] * len(pairs)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for position, (initial, optimized) in enumerate(pairs):
+        if initial.depth == 1 and optimized.depth == 1:
+            sizes = initial.top_level_means.size, optimized.top_level_means.size
+            groups.setdefault(sizes, []).append(position)
+        else:
+            inputs[position] = effect_inputs(initial, optimized)
+    for (size_i, size_o), positions in groups.items():
+        if size_i < 2 or size_o < 2:
+            for position in positions:
+                inputs[position] = effect_inputs(*pairs[position])
+            continue
+        found = _flat_inputs([pairs[p][0] for p in positions], [pairs[p][1] for p in positions])
+        for position, entry in zip(positions, found, strict=True):
+            inputs[position] = entry
+    return inputs  # type: ignore[return-value]
+
+
+def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]) -> list[EffectInputs]:
+    """:func:`effect_inputs` of flat samples of one size per side (at least 2 values each)."""
+    speedups = [i.grand_mean / o.grand_mean for i, o in zip(initial, optimized, strict=True)]
+    sides = []
+    for samples in (initial, optimized):
+        exponents = [math.frexp(sample.grand_mean)[1] for sample in samples]
+        values = np.ldexp(np.stack([sample.top_level_means for sample in samples]),
+                          -np.array(exponents)[:, None])
+        size = float(values.shape[1])
+        means, variances = values.mean(axis=1), values.var(axis=1, ddof=1)
+        components = [VarianceComponents(samples[0].level_names, mean, (variance,),
+                                         (variance,), (size,))
+                      for mean, variance in zip(means.tolist(), variances.tolist(), strict=True)]
+        # mean_ratio's relative variance of the mean, (√(S²/n) / Ȳ)², row by row.
+        relative = (np.sqrt(variances / size) / means) ** 2
+        sides.append((exponents, components, relative, np.full(len(samples), size - 1.0)))
+    (exponents_i, components_i, relative_i, df_i), (exponents_o, components_o, relative_o,
+                                                      df_o) = sides
+    speedup = np.array(speedups)
+    return [EffectInputs(speedups[row], components_i[row], components_o[row], exponents_i[row],
+                         exponents_o[row], MeanRatio(speedup[row:row + 1],
+                                                     relative_i[row:row + 1],
+                                                     relative_o[row:row + 1],
+                                                     df_i[row:row + 1], df_o[row:row + 1]))
+            for row in range(len(speedups))]
+
+
 def _components(sample: Hierarchy, exponent: int) -> VarianceComponents:
     """The variance components of the sample times 2**exponent: for a flat sample written out
     (the same numbers as :func:`variance_components`, without its walk over the units)."""
@@ -541,16 +608,20 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
                 initial_means: np.ndarray | None = None,
                 optimized_means: np.ndarray | None = None, *,
                 inputs: EffectInputs | None = None,
-                bootstrap: RatioInterval | None = None) -> EffectSize:
+                bootstrap: RatioInterval | None = None,
+                fieller: RatioInterval | None = None,
+                delta: RatioInterval | None = None) -> EffectSize:
     """All intervals for one benchmark, given both sides' bootstrap means or the bootstrap
-    interval itself (``bootstrap``), and optionally its :func:`effect_inputs`.
+    interval itself (``bootstrap``), and optionally its :func:`effect_inputs` and its
+    Fieller and delta intervals (:func:`fieller_intervals`, :func:`delta_intervals`).
 
     The components reported are in the unit of the measurements (scaled back).
     """
     inputs = inputs or effect_inputs(initial, optimized)
     components_i, components_o = inputs.initial, inputs.optimized
     speedup, ratio = inputs.speedup, inputs.ratio
-    fieller, delta = _fieller(ratio, confidence), _delta(ratio, confidence)
+    fieller = fieller or _fieller(ratio, confidence)
+    delta = delta or _delta(ratio, confidence)
     if bootstrap is None:
         if initial_means is None or optimized_means is None:
             raise ValueError("the bootstrap means or the bootstrap interval are needed")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from speeduptest.change import (
@@ -178,6 +178,9 @@ def calls(pairs, correction, threshold=0.01, scale=1.0):
 
 @SETTINGS
 @given(pairs=suites, correction=corrections)
+# The initial mean not significantly different from 0: Fieller's interval [−0.03, 0.69] is
+# bounded but its mirror is not; neither is called.
+@example(pairs=[([1.0, 0.5, 0.5], [2.0, 2.0, 2.0])], correction="none")
 def test_swapping_initial_and_optimized_swaps_faster_and_slower(pairs, correction):
     forward = calls(pairs, correction)
     backward = calls([(y, x) for x, y in pairs], correction)
