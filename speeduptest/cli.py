@@ -156,6 +156,11 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="exit with status 3 when some benchmark is called slower (its "
                              "corrected interval lies below 1/(1 + τ)); for CI")
+    parser.add_argument("--baseline", metavar="VERSION", default=None,
+                        help="with several versions: the one every other is compared with "
+                             "(a version column of a wide config, a version of a long "
+                             "config, or a file of compare: its #VERSION, its name without "
+                             "extensions, or the argument as given); default: the first")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but fatal errors")
     parser.add_argument("--debug", action="store_true",
@@ -173,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("config", type=Path, help="CSV with columns benchmark, initial, "
                         "optimized[, weight, confidence]; a sample is a file, or FILE#NAME "
-                        "for one benchmark of a tool's result file")
+                        "for one benchmark of a tool's result file. Several versions: "
+                        "benchmark,VERSION1,VERSION2,…[,weight,confidence] with --baseline "
+                        "VERSION, or benchmark,version,sample[,weight,confidence]")
     _add_analysis_options(parser)
     return parser
 
@@ -181,14 +188,18 @@ def build_parser() -> argparse.ArgumentParser:
 def build_compare_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="speeduptest compare", epilog=EXIT_STATUS_HELP,
-        description="Compare two result files of the same benchmark tool (pyperf, hyperfine, "
+        usage="%(prog)s INITIAL OPTIMIZED [MORE …] [options]",
+        description="Compare result files of the same benchmark tool (pyperf, hyperfine, "
                     "Google Benchmark, JMH, ReBench, long CSV), benchmarks paired by name, "
-                    "with the same analysis and reports as a config.",
+                    "with the same analysis and reports as a config. With three or more "
+                    "versions, each is compared with the baseline (the first, or "
+                    "--baseline) and all of them with each other.",
     )
-    parser.add_argument("initial", help="result file of the initial version; FILE#VERSION "
-                        "takes one version (ReBench executor, long-CSV version, hyperfine "
-                        "command) of a file holding several")
-    parser.add_argument("optimized", help="result file of the optimized version, likewise")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="result files, one per version, the initial (baseline) first; "
+                             "FILE#VERSION takes one version (ReBench executor, long-CSV "
+                             "version, hyperfine command) of a file holding several, and a "
+                             "single file holding several versions stands for all of them")
     _add_analysis_options(parser)
     return parser
 
@@ -299,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as error:
         print(f"speeduptest: error: {error}", file=sys.stderr)
         return EXIT_NOTHING_ANALYSED
-    what = f"{args.initial} vs {args.optimized}" if comparing else str(args.config)
+    what = " vs ".join(args.files) if comparing else str(args.config)
     try:
         return _run(args, arguments, comparing, output)
     except KeyboardInterrupt:
@@ -324,13 +335,11 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
-    from .analysis import analyse_config
-    from .compare import compare_files
     from .config import ConfigError
     from .model import RunInfo, Settings
     from .readers import ReadOptions
-    from .render.terminal import render_terminal
-    from .reports import render_formats
+    from .versions_entry import analyse_any_config, compare_any
+    from .versions_model import VersionsResults
 
     settings = Settings(
         alpha=args.alpha,
@@ -352,16 +361,25 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
     options = ReadOptions(time=args.time)
     try:
         if comparing:
-            results = compare_files(args.initial, args.optimized, settings, progress, run,
-                                    options=options)
+            results = compare_any(args.files, settings, args.baseline, progress, run,
+                                  options=options)
         else:
-            results = analyse_config(args.config, settings, progress, run, options=options)
+            results = analyse_any_config(args.config, settings, args.baseline, progress, run,
+                                         options=options)
     except ConfigError as error:
         progress.done()
         print(f"speeduptest: error: {error}", file=sys.stderr)
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
+    if isinstance(results, VersionsResults):
+        from .render.versions_text import render_versions_terminal
+        from .versions_reports import render_versions_formats as render_formats
+
+        render_terminal = render_versions_terminal
+    else:
+        from .render.terminal import render_terminal
+        from .reports import render_formats
     if not args.quiet:  # the answer before the (slower) rendering
         _print(render_terminal(results, args.format), end="")
     rendering = _Progress(enabled=progress.enabled, verb="rendering")
@@ -380,8 +398,14 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
     if args.fail_on_slowdown and results.slower:
-        for benchmark in results.slower:  # even under --quiet: this is why the job fails
-            print(f"speeduptest: {benchmark.name} is slower: {benchmark.change.reason}",
-                  file=sys.stderr)
+        # Even under --quiet: this is why the job fails.
+        if isinstance(results, VersionsResults):
+            for version, benchmark in results.slower:
+                print(f"speeduptest: {benchmark.name}: {version} is slower than "
+                      f"{results.baseline_name}: {benchmark.change.reason}", file=sys.stderr)
+        else:
+            for benchmark in results.slower:
+                print(f"speeduptest: {benchmark.name} is slower: {benchmark.change.reason}",
+                      file=sys.stderr)
         return EXIT_SLOWER
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

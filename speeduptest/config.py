@@ -147,6 +147,9 @@ def read_config(path: Path, default_alpha: float) -> Config:
     if missing:
         hint = (" The config must be comma-separated." if any(";" in c or "\t" in c for c in header)
                 else "")
+        if not hint and "benchmark" in header and missing == ["initial", "optimized"]:
+            hint = (" For several versions, one column each, name the baseline: "
+                    "--baseline VERSION.")
         raise ConfigError(
             f"{path}:{header_line}: missing required column(s) {', '.join(missing)} in the header "
             f"(found: {listed(header) or 'nothing'}).{hint}"

@@ -527,22 +527,92 @@ def studentized_range_isf(p: float, k: int, df: float) -> float:
     return q
 
 
+def _sr_sf_and_slope_many(q: np.ndarray, k: int, df: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_sr_sf_and_slope` of many (q, df) at once, q > 0 finite: one evaluation of the
+    tabulated range distribution over every quadrature node of every pair."""
+    nodes = [_scale_nodes(float(d)) for d in df]
+    sizes = [s.size for s, _ in nodes]
+    owner = np.repeat(np.arange(q.size), sizes)
+    s = np.concatenate([s for s, _ in nodes])
+    weights = np.concatenate([w for _, w in nodes])
+    log_sf, slope = _log_range_sf(q[owner] * s, k)
+    terms = weights * np.exp(log_sf)
+    sf = np.bincount(owner, terms, minlength=q.size)
+    moment = np.bincount(owner, terms * s * slope, minlength=q.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return sf, np.where(sf > 0, moment / np.where(sf > 0, sf, 1.0), -math.inf)
+
+
+def studentized_range_sf_many(q: np.ndarray, k: int, df: np.ndarray) -> np.ndarray:
+    """:func:`studentized_range_sf` of many q, each with its degrees of freedom, computed
+    together (a post-hoc table at once)."""
+    q, df = np.asarray(q, dtype=float), np.asarray(df, dtype=float)
+    result = np.where(q > 0, 0.0, 1.0)
+    inner = (q > 0) & np.isfinite(q)
+    if inner.any():
+        result[inner] = np.minimum(1.0, _sr_sf_and_slope_many(q[inner], k, df[inner])[0])
+    return result
+
+
+def studentized_range_isf_many(p: np.ndarray, k: int, df: np.ndarray) -> np.ndarray:
+    """:func:`studentized_range_isf` of many (p, df), by the same safeguarded Newton
+    iteration run on all of them together."""
+    p, df = np.asarray(p, dtype=float), np.asarray(df, dtype=float)
+    if np.any((p <= 0) | (p >= 1)):
+        raise ValueError("p must be in (0, 1)")
+    target = np.log(p)
+    low, high = np.zeros_like(p), np.full_like(p, math.inf)
+    q = np.full_like(p, 3.5)
+    result = np.full_like(p, math.nan)
+    active = np.arange(p.size)
+    for _ in range(200):
+        if active.size == 0:
+            break
+        sf, slope = _sr_sf_and_slope_many(q[active], k, df[active])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gap = np.where(sf > 0, np.log(np.where(sf > 0, sf, 1.0)) - target[active],
+                           -math.inf)
+            above = gap > 0
+            low[active] = np.where(above, q[active], low[active])
+            high[active] = np.where(above, high[active], q[active])
+            usable = (slope < 0) & np.isfinite(gap)
+            candidate = np.where(usable, q[active] - gap / np.where(usable, slope, -1.0),
+                                 math.nan)
+            converged = np.abs(candidate - q[active]) <= 1e-13 * q[active]
+        result[active[converged]] = candidate[converged]
+        outside = ~((low[active] < candidate) & (candidate < high[active]))
+        fallback = np.where(np.isinf(high[active]), 2 * q[active],
+                            (low[active] + high[active]) / 2)
+        q[active] = np.where(outside, fallback, candidate)
+        active = active[~converged]
+    result[active] = q[active]
+    return result
+
+
 # ---------------------------------------------------------------------------- post-hoc tests
 
 
-def _mean_pair(data: _Groups, i: int, j: int, std_error: float, df: float,
-               critical: float | None) -> PairComparison:
-    """A comparison of means: t = d / se, studentized q = √2·|t|."""
-    difference = float(data.means[j] - data.means[i])
-    t = difference / std_error
-    q = math.sqrt(2) * abs(t)
-    lower = upper = None
-    if critical is not None:
-        half = critical / math.sqrt(2) * std_error
-        lower, upper = data.unscale(difference - half), data.unscale(difference + half)
-    return PairComparison(i, j, data.unscale(difference), q, df,
-                          float(2 * special.stdtr(df, -abs(t))),
-                          studentized_range_sf(q, data.k, df), lower, upper)
+def _mean_pairs(data: _Groups, pairs: Sequence[tuple[int, int]], std_errors: Sequence[float],
+                dfs: Sequence[float], criticals: Sequence[float] | None
+                ) -> list[PairComparison]:
+    """Comparisons of means: t = d / se, studentized q = √2·|t|; the studentized range
+    p-values of all pairs computed together."""
+    differences = [float(data.means[j] - data.means[i]) for i, j in pairs]
+    ts = [d / se for d, se in zip(differences, std_errors, strict=True)]
+    qs = [math.sqrt(2) * abs(t) for t in ts]
+    adjusted = studentized_range_sf_many(np.array(qs), data.k, np.array(dfs, dtype=float))
+    found = []
+    for index, ((i, j), difference, t, q, df, std_error) in enumerate(
+            zip(pairs, differences, ts, qs, dfs, std_errors, strict=True)):
+        lower = upper = None
+        if criticals is not None:
+            half = criticals[index] / math.sqrt(2) * std_error
+            lower, upper = data.unscale(difference - half), data.unscale(difference + half)
+        found.append(PairComparison(i, j, data.unscale(difference), q, df,
+                                    float(2 * special.stdtr(df, -abs(t))),
+                                    float(adjusted[index]), lower, upper))
+    return found
 
 
 def _undefined_pair(data: _Groups, i: int, j: int, note: str,
@@ -555,15 +625,15 @@ def _undefined_pair(data: _Groups, i: int, j: int, note: str,
 def _tukey(data: _Groups, confidence: float) -> PostHocResult:
     df = data.total - data.k
     mse = float(np.sum((data.n - 1) * data.variances)) / df
-    critical = studentized_range_isf(1 - confidence, data.k, df) if mse > 0 else None
-    pairs = []
-    for i, j in _pairs(data.k):
-        if mse == 0:
-            pairs.append(_undefined_pair(data, i, j, "every group's values are identical"))
-            continue
-        std_error = math.sqrt(mse * (1 / data.n[i] + 1 / data.n[j]))
-        pairs.append(_mean_pair(data, i, j, std_error, float(df), critical))
-    return PostHocResult("tukey", data.k, confidence, tuple(pairs))
+    if mse == 0:
+        return PostHocResult("tukey", data.k, confidence, tuple(
+            _undefined_pair(data, i, j, "every group's values are identical")
+            for i, j in _pairs(data.k)))
+    critical = studentized_range_isf(1 - confidence, data.k, df)
+    pairs = _pairs(data.k)
+    std_errors = [math.sqrt(mse * (1 / data.n[i] + 1 / data.n[j])) for i, j in pairs]
+    return PostHocResult("tukey", data.k, confidence, tuple(_mean_pairs(
+        data, pairs, std_errors, [float(df)] * len(pairs), [critical] * len(pairs))))
 
 
 def tukey_hsd(groups: Sequence[np.ndarray], confidence: float = 0.95) -> PostHocResult:
@@ -580,17 +650,24 @@ def tukey_hsd(groups: Sequence[np.ndarray], confidence: float = 0.95) -> PostHoc
 
 
 def _games_howell(data: _Groups, confidence: float) -> PostHocResult:
-    pairs = []
+    found: dict[tuple[int, int], PairComparison] = {}
+    defined, std_errors, dfs = [], [], []
     for i, j in _pairs(data.k):
         part_i, part_j = data.variances[i] / data.n[i], data.variances[j] / data.n[j]
         if part_i + part_j == 0:
-            pairs.append(_undefined_pair(data, i, j, "both groups' values are identical"))
+            found[i, j] = _undefined_pair(data, i, j, "both groups' values are identical")
             continue
-        df = (part_i + part_j) ** 2 / (part_i**2 / (data.n[i] - 1)
-                                       + part_j**2 / (data.n[j] - 1))
-        critical = studentized_range_isf(1 - confidence, data.k, df)
-        pairs.append(_mean_pair(data, i, j, math.sqrt(part_i + part_j), float(df), critical))
-    return PostHocResult("games-howell", data.k, confidence, tuple(pairs))
+        defined.append((i, j))
+        std_errors.append(math.sqrt(part_i + part_j))
+        dfs.append(float((part_i + part_j) ** 2 / (part_i**2 / (data.n[i] - 1)
+                                                   + part_j**2 / (data.n[j] - 1))))
+    if defined:
+        criticals = studentized_range_isf_many(np.full(len(dfs), 1 - confidence), data.k,
+                                               np.array(dfs))
+        for pair in _mean_pairs(data, defined, std_errors, dfs, list(criticals)):
+            found[pair.first, pair.second] = pair
+    return PostHocResult("games-howell", data.k, confidence,
+                         tuple(found[pair] for pair in _pairs(data.k)))
 
 
 def games_howell(groups: Sequence[np.ndarray], confidence: float = 0.95) -> PostHocResult:
@@ -797,6 +874,7 @@ def choose_omnibus(
     names: Sequence[str] | None = None,
     confidence: float | None = None,
     rank_posthoc: Literal["dunn", "conover"] = "dunn",
+    shapiro: Sequence[ShapiroResult] | None = None,
 ) -> OmnibusChoice:
     """Compare k versions by the logic of the Speedup-Test protocol (SPEC §4), for k groups.
 
@@ -817,7 +895,8 @@ def choose_omnibus(
     the steps say when the two disagree). The pre-tests that pick the route are themselves
     random, so the route's family-wise risk is checked by simulation
     (benchmarks/posthoc_fwer.py). Every omnibus test is computed and kept in ``tests``.
-    Intervals are at ``confidence`` (default 1 − α).
+    Intervals are at ``confidence`` (default 1 − α). ``shapiro``: the Shapiro–Wilk test of
+    each group when already computed (by the two-version protocol, on the same values).
     """
     data = _prepare(groups)
     names = tuple(names) if names is not None else tuple(f"version {i + 1}"
@@ -825,7 +904,11 @@ def choose_omnibus(
     if len(names) != data.k:
         raise ValueError("one name per group is needed")
     confidence = 1 - alpha if confidence is None else confidence
-    shapiro = tuple(shapiro_wilk(v) for v in data.values)
+    if shapiro is None:
+        shapiro = tuple(shapiro_wilk(v) for v in data.values)
+    elif len(shapiro) != data.k:
+        raise ValueError("one Shapiro–Wilk result per group is needed")
+    shapiro = tuple(shapiro)
     tests = VersionTests(shapiro, _bartlett(data), _levene(data), _classic_f(data),
                          _welch_f(data), _kruskal(data))
     small = bool(data.n.min() <= large_sample)

@@ -84,3 +84,27 @@ def test_python_dash_m_entry_point(tmp_path):
     assert completed.returncode == 0, completed.stderr
     assert "Bounce" in completed.stdout
     assert (tmp_path / "results.json").exists()
+
+
+def test_help_documents_several_versions(capsys):
+    import pytest
+
+    for command in ([], ["compare"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "--baseline VERSION" in text
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "benchmark,version,sample" in " ".join(capsys.readouterr().out.split())
+
+
+def test_three_version_config_from_the_readme(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    status = main(["samples/compiler-flags/flags.csv", "--baseline", "O0", "-o",
+                   str(tmp_path), "--format", "json"])
+    assert status == 0
+    out = capsys.readouterr().out
+    assert out.startswith("O3-native is the fastest of 3 versions")
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert [v["name"] for v in data["versions"]] == ["O0", "O2", "O3-native"]

@@ -205,3 +205,27 @@ def test_two_commands_of_one_hyperfine_file(tmp_path):
     assert status == 0
     assert results["benchmarks"][0]["name"] == "compress → sort"
     assert not [w for w in results["warning_details"] if w["code"] == "paired-by-position"]
+
+
+def test_compare_takes_any_number_of_files(tmp_path):
+    """Three pyperf files (two of them the same suite, one gzipped): every version against
+    the first, all of them together per benchmark; names that would clash are the paths."""
+    files = [TOOLS / "pyperf/initial.json", TOOLS / "pyperf/optimized.json",
+             TOOLS / "pyperf/optimized.json.gz"]
+    status, results = run(["compare", *map(str, files)], tmp_path)
+    assert status == 0
+    assert [v["name"] for v in results["versions"]] == [str(f) for f in files]
+    assert results["input"] == {"compared": [str(f) for f in files]}
+    assert {b["name"] for b in results["benchmarks"]} == {
+        "sort", "str_join", "dict_lookup", "list_copy", "regex"}
+    # The two copies of the same file are never told apart.
+    for benchmark in results["benchmarks"]:
+        letters = benchmark["letters"]
+        assert letters[str(files[1])] == letters[str(files[2])]
+    assert any("fib_memo" in warning for warning in results["warnings"])
+
+
+def test_compare_of_one_file_needs_several_versions_in_it(tmp_path, capsys):
+    status, _ = run(["compare", str(TOOLS / "pyperf/initial.json")], tmp_path)
+    assert status == 2
+    assert "give at least two result files" in capsys.readouterr().err

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Measure the compiler-flag data set: build every kernel in kernels/ with three flag
-# sets (-O0, -O2, -O3 -march=native), run each binary RUNS times (default 31) with the
-# variants interleaved round-robin, and write one sample file per kernel and variant:
+# Measure the compiler-flag data set: build every kernel in kernels/ with each flag set of
+# VARIANTS (default -O0, -O2, -O3 -march=native), run each binary RUNS times (default 31)
+# with the variants interleaved round-robin, and write one sample file per kernel and
+# variant:
 #
 #     O0/<kernel>.txt   O2/<kernel>.txt   O3-native/<kernel>.txt
 #
 # Usage:  bash samples/compiler-flags/collect.sh          (from any directory)
 #         RUNS=11 bash samples/compiler-flags/collect.sh   (fewer runs, e.g. a quick try)
 #         CC=clang bash samples/compiler-flags/collect.sh  (another compiler)
+#         VARIANTS="O0 O2 O3-native O2-flto" OUT=session2 bash samples/compiler-flags/collect.sh
+#                                      (these variants, written to session2/<variant>/)
+#
+# Variants known: O0, O2, O3-native and O2-flto (-O2 -flto). The default is the three of
+# the first session's data set (O0 O2 O3-native) written to ./<variant>/; OUT names another
+# folder (relative to this one) so that a new session never replaces an earlier one.
 #
 # Run order: for run in 1..RUNS, for kernel, for variant: run the binary once. Slow drift
-# of the machine (frequency, thermal state, background load) therefore hits all three
+# of the machine (frequency, thermal state, background load) therefore hits all the
 # variants alike instead of biasing whichever variant happened to run last.
 # Each program prints the seconds of its own compute phase on stdout and a checksum on
 # stderr; the checksum must be the same for all runs and all variants of a kernel.
@@ -26,8 +33,24 @@ if ! [[ "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
 fi
 CC="${CC:-gcc}"
 COMMON_FLAGS=(-std=c11 -Wall -Wextra)
-VARIANTS=(O0 O2 O3-native)
-declare -A FLAGS=([O0]="-O0" [O2]="-O2" [O3-native]="-O3 -march=native")
+declare -A FLAGS=([O0]="-O0" [O2]="-O2" [O3-native]="-O3 -march=native"
+                  [O2-flto]="-O2 -flto")
+read -r -a VARIANTS <<< "${VARIANTS:-O0 O2 O3-native}"
+OUT="${OUT:-.}"
+if [[ "$OUT" == /* || "$OUT" == *..* ]]; then
+    echo "collect.sh: OUT must be a folder inside samples/compiler-flags, got '$OUT'" >&2
+    exit 2
+fi
+if [[ ${#VARIANTS[@]} -eq 0 ]]; then
+    echo "collect.sh: VARIANTS is empty" >&2
+    exit 2
+fi
+for variant in "${VARIANTS[@]}"; do
+    if [[ -z "${FLAGS[$variant]+set}" ]]; then
+        echo "collect.sh: unknown variant '$variant' (known: ${!FLAGS[*]})" >&2
+        exit 2
+    fi
+done
 
 KERNELS=()
 for source in kernels/*.c; do
@@ -47,6 +70,7 @@ cpu="$(grep -m 1 -E '^(model name|Processor|cpu model|cpu)[[:space:]]*:' /proc/c
 cpu="${cpu:-unknown}"
 cores="$(nproc 2>/dev/null || echo unknown)"
 started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+load_before="$(uptime)"
 start_seconds=$SECONDS
 
 # --- build ----------------------------------------------------------------------------
@@ -89,6 +113,8 @@ for variant in "${VARIANTS[@]}"; do
             echo "# cpu: $cpu"
             echo "# date: $started"
             echo "# runs: $RUNS, interleaved round-robin (for run: for kernel: for variant)"
+            echo "# variants measured together: ${VARIANTS[*]}"
+            echo "# load before: $load_before"
             echo "# checksum: ${CHECKSUM[$kernel/$variant]}"
             echo "# unit: seconds (elapsed CLOCK_MONOTONIC time of the compute phase)"
         } > "$staging/$variant/$kernel.txt"
@@ -116,10 +142,12 @@ done
 
 # --- move into place --------------------------------------------------------------------
 for variant in "${VARIANTS[@]}"; do
-    mkdir -p "$variant"
+    mkdir -p "$OUT/$variant"
     for kernel in "${KERNELS[@]}"; do
-        mv "$staging/$variant/$kernel.txt" "$variant/$kernel.txt"
+        mv "$staging/$variant/$kernel.txt" "$OUT/$variant/$kernel.txt"
     done
 done
 rm -rf "$staging"
+echo "Load before: $load_before"
+echo "Load after:  $(uptime)"
 echo "Done: $RUNS runs of ${#KERNELS[@]} kernels x ${#VARIANTS[@]} variants in $((SECONDS - start_seconds))s"
