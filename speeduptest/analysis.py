@@ -5,10 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import itertools
 import math
 import os
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,63 +164,6 @@ def _read_benchmark(
     if errors:
         return result, None
     return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data)
-
-
-_Read = tuple[BenchmarkResult, "_Pair | None", list[InputFile]]
-
-
-def _read_rows(config: str, options: ReadOptions, rows: list[tuple[int, BenchmarkSpec]]
-               ) -> list[_Read]:
-    """Read config rows whose files no other row names (in a worker): each row's result so
-    far, its pair when usable, and the files it read."""
-    found = []
-    for index, spec in rows:
-        sources: dict = {}
-        result, pair = _read_benchmark(index, spec, config, sources, options)
-        found.append((result, pair, [InputFile(s.path, s.sha256) for s in sources.values()
-                                     if s.sha256]))
-    return found
-
-
-def _private_rows(specs: Sequence[BenchmarkSpec], known: dict) -> list[bool]:
-    """The rows whose two files no other row names and that were not read already: they can
-    be read anywhere, in any order (one sample file per version and benchmark, the common
-    case), where a file shared by many rows (a pyperf or ReBench file) is read once."""
-    keys = [None if spec.errors else (file_key(spec.initial), file_key(spec.optimized))
-            for spec in specs]
-    references = Counter(key for pair in keys if pair is not None for key in pair)
-    return [pair is not None and all(references[key] == 1 and key not in known for key in pair)
-            for pair in keys]
-
-
-def _read_all(specs: Sequence[BenchmarkSpec], config: str, sources: dict,
-              options: ReadOptions, parallel_map) -> tuple[list[BenchmarkResult],
-                                                          list[_Pair | None], list[InputFile]]:
-    """Every row's result so far and pair (None: not usable), and the files read, in the order
-    the rows first name them (the files of ``sources``, read before, first). Rows with files
-    of their own are read by ``parallel_map`` in chunks, the others here, each file once."""
-    private = _private_rows(specs, sources)
-    rows = [(index, spec) for index, spec in enumerate(specs, start=1) if private[index - 1]]
-    chunks = [rows[start:start + READ_CHUNK] for start in range(0, len(rows), READ_CHUNK)]
-    read_apart = {}
-    for chunk, found in zip(chunks, parallel_map(
-            functools.partial(_read_rows, config, options), chunks), strict=True):
-        read_apart.update(zip((index for index, _ in chunk), found, strict=True))
-    files = [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
-    results, pairs = [], []
-    for index, spec in enumerate(specs, start=1):
-        if index in read_apart:
-            result, pair, read = read_apart.pop(index)
-            files += read
-        else:
-            before = len(sources)
-            result, pair = _read_benchmark(index, spec, config, sources, options)
-            if len(sources) > before:  # the files this row named first, in that order
-                files += [InputFile(s.path, s.sha256) for s in
-                          itertools.islice(sources.values(), before, None) if s.sha256]
-        results.append(result)
-        pairs.append(pair)
-    return results, pairs, files
 
 
 def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
@@ -397,8 +338,6 @@ def _decide_calls(
     return benchmarks, CallCounts.of(changes, settings.threshold, settings.correction)
 
 
-#: Config rows per reading task given to a worker (rows whose files no other row names).
-READ_CHUNK = 256
 #: Benchmarks per batch given to a worker...
 BATCH = 64
 #: ...and batches below which the run stays in-process: starting workers and sending them
@@ -441,29 +380,32 @@ def analyse_benchmarks(
     """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
     ``sources``: files already read, by :func:`file_key` (each file is read once)."""
     sources = dict(sources or {})
-    batches_expected = -(-len(specs) // BATCH)
-    workers = (workers or default_workers()) if batches_expected >= MIN_PARALLEL_BATCHES else 1
+    benchmarks, pairs = [], []
+    for index, spec in enumerate(specs, start=1):
+        result, pair = _read_benchmark(index, spec, source.label, sources, options)
+        benchmarks.append(result)
+        if pair is not None:
+            pairs.append(pair)
+    bootstrap_forced = settings.bootstrap is not None
+    if not bootstrap_forced:
+        settings = dataclasses.replace(settings, bootstrap=default_resamples(
+            len(pairs), aggregate_method(settings)))
+    # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
+    # weights of 1e308 do not overflow the sums.
+    largest_weight = max((pair.weight for pair in pairs), default=1.0)
+    pairs = [dataclasses.replace(pair, weight=pair.weight / largest_weight,
+                                 call_confidence=widest_confidence(
+                                     pair.alpha, len(pairs), settings.correction))
+             for pair in pairs]
+    pairs = [dataclasses.replace(pair, call_resamples=call_resamples(
+        settings.bootstrap, pair.call_confidence, len(pairs))) for pair in pairs]
+    batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
+    workers = (workers or default_workers()) if len(batches) >= MIN_PARALLEL_BATCHES else 1
+    bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
+                           if aggregate_method(settings) == "bootstrap" else None)
+    analysed_count = 0
+    resampled: dict[int, np.ndarray | None] = {}
     with worker_pool(workers) as parallel_map:
-        benchmarks, read, files_read = _read_all(specs, source.label, sources, options,
-                                                 parallel_map)
-        pairs = [pair for pair in read if pair is not None]
-        bootstrap_forced = settings.bootstrap is not None
-        if not bootstrap_forced:
-            settings = dataclasses.replace(settings, bootstrap=default_resamples(
-                len(pairs), aggregate_method(settings)))
-        # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the
-        # largest, weights of 1e308 do not overflow the sums.
-        largest_weight = max((pair.weight for pair in pairs), default=1.0)
-        pairs = [dataclasses.replace(
-            pair, weight=pair.weight / largest_weight, call_confidence=confidence,
-            call_resamples=call_resamples(settings.bootstrap, confidence, len(pairs)))
-            for pair in pairs for confidence in [widest_confidence(
-                pair.alpha, len(pairs), settings.correction)]]
-        batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
-        bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
-                               if aggregate_method(settings) == "bootstrap" else None)
-        analysed_count = 0
-        resampled: dict[int, np.ndarray | None] = {}
         outputs = parallel_map(functools.partial(_analyse_pairs, settings, bootstrap_forced),
                                batches)
         for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
@@ -493,7 +435,8 @@ def analyse_benchmarks(
         np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
         settings.threshold)[0])
     overall = dataclasses.replace(overall, calls=calls, call=overall_call)
-    input_files = [*extra_files, *files_read]
+    input_files = list(extra_files)
+    input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(
         tool_version=__version__,
         settings=settings,
