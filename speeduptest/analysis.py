@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -344,6 +345,27 @@ BATCH = 64
 #: the samples costs more than it saves under ~250 benchmarks (0.54 s in-process against
 #: 0.74–0.92 s with 2 workers for a pyperformance-sized compare, benchmarks/compare_pyperf.py).
 MIN_PARALLEL_BATCHES = 4
+#: Only benchmarks whose bootstrap draws this many measurements or more per side from their
+#: own random stream are worth a worker (about 20 ns per measurement and resample). The rest
+#: cost ~0.4 ms each in-process, while sending one to a worker and its results back costs
+#: ~0.25 ms of the parent's time: 10,000 pairs of 31 values took 10-12 s with 2 workers and
+#: 8-9 s in-process, 500 pairs of 2,000 values 9.5 s with 2 workers and 18 s in-process.
+HEAVY_DRAWS = 200 * 2_000
+
+
+def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool) -> int:
+    """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
+    0 for flat samples resampled by the shared count matrices, and where none are drawn; for
+    hierarchical samples an upper bound (those with a draw table draw one number per lowest
+    group)."""
+    resamples = settings.bootstrap or 0
+    if aggregate_method(settings) != "bootstrap":
+        if uses_shared_counts(pair.initial, pair.optimized, resamples):
+            return 0
+        if not bootstrap_forced and not within_draws_budget(pair.initial, pair.optimized,
+                                                            resamples):
+            return 0
+    return max(pair.initial.measurements, pair.optimized.measurements) * resamples
 
 
 def analyse_config(
@@ -399,16 +421,24 @@ def analyse_benchmarks(
              for pair in pairs]
     pairs = [dataclasses.replace(pair, call_resamples=call_resamples(
         settings.bootstrap, pair.call_confidence, len(pairs))) for pair in pairs]
-    batches = [pairs[i:i + BATCH] for i in range(0, len(pairs), BATCH)]
-    workers = (workers or default_workers()) if len(batches) >= MIN_PARALLEL_BATCHES else 1
+    # The costly benchmarks go to the workers while the others are analysed here.
+    heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
+             for pair in pairs]
+    batches = [[pair for pair, costly in zip(pairs, heavy, strict=True) if costly is side]
+               for side in (True, False)]
+    parallel, serial = ([group[i:i + BATCH] for i in range(0, len(group), BATCH)]
+                        for group in batches)
+    if len(parallel) < MIN_PARALLEL_BATCHES:
+        parallel, serial = [], parallel + serial
+    workers = (workers or default_workers()) if parallel else 1
     bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
                            if aggregate_method(settings) == "bootstrap" else None)
     analysed_count = 0
     resampled: dict[int, np.ndarray | None] = {}
+    analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
     with worker_pool(workers) as parallel_map:
-        outputs = parallel_map(functools.partial(_analyse_pairs, settings, bootstrap_forced),
-                               batches)
-        for batch, (analysed, partial) in zip(batches, outputs, strict=True):  # as they finish
+        outputs = itertools.chain(map(analyse, serial), parallel_map(analyse, parallel))
+        for batch, (analysed, partial) in zip(serial + parallel, outputs, strict=True):
             if bootstrap_aggregate is not None:
                 bootstrap_aggregate.merge(partial)
             for pair, result in zip(batch, analysed, strict=True):

@@ -292,14 +292,17 @@ def test_results_do_not_depend_on_the_batches_or_the_workers(tmp_path, monkeypat
 
     config = _mixed_config(tmp_path)
     outputs = []
-    for batch, workers in ((64, 1), (7, 2), (3, 1)):
+    # Every benchmark in a worker, none, or those with costly resamples only.
+    for batch, workers, heavy in ((64, 1, 0), (7, 2, 0), (3, 2, 2_000), (5, 1, 10**9)):
         monkeypatch.setattr(analysis, "BATCH", batch)
+        monkeypatch.setattr(analysis, "MIN_PARALLEL_BATCHES", 1)
+        monkeypatch.setattr(analysis, "HEAVY_DRAWS", heavy)
         monkeypatch.setattr(analysis, "default_workers", lambda workers=workers: workers)
         out = tmp_path / f"out-{batch}"
         assert main([str(config), "-o", str(out), "--format", "json", "--quiet",
                      *options]) == 0
         outputs.append((out / "results.json").read_bytes())
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1] == outputs[2] == outputs[3]
     data = json.loads(outputs[0])
     assert data["benchmarks"][-1]["change"]["interval"]["method"] == "bootstrap"
 
