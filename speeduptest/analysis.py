@@ -415,12 +415,12 @@ def analyse_benchmarks(
     # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
     # weights of 1e308 do not overflow the sums.
     largest_weight = max((pair.weight for pair in pairs), default=1.0)
-    pairs = [dataclasses.replace(pair, weight=pair.weight / largest_weight,
-                                 call_confidence=widest_confidence(
-                                     pair.alpha, len(pairs), settings.correction))
-             for pair in pairs]
-    pairs = [dataclasses.replace(pair, call_resamples=call_resamples(
-        settings.bootstrap, pair.call_confidence, len(pairs))) for pair in pairs]
+    call_levels = {alpha: widest_confidence(alpha, len(pairs), settings.correction)
+                   for alpha in {pair.alpha for pair in pairs}}
+    pairs = [dataclasses.replace(
+        pair, weight=pair.weight / largest_weight, call_confidence=call_levels[pair.alpha],
+        call_resamples=call_resamples(settings.bootstrap, call_levels[pair.alpha], len(pairs)))
+        for pair in pairs]
     # The costly benchmarks go to the workers while the others are analysed here.
     heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
              for pair in pairs]

@@ -15,7 +15,6 @@ section 9 (variance estimators S²ᵢ, T²ᵢ, with the corrected T²ᵢ = S²�
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Sequence
@@ -222,9 +221,9 @@ class VarianceComponents:
             except OverflowError:
                 return None
 
-        return dataclasses.replace(
-            self, grand_mean=math.ldexp(self.grand_mean, exponent),
-            s2=tuple(variance(v) for v in self.s2), t2=tuple(variance(v) for v in self.t2))
+        return VarianceComponents(
+            self.level_names, math.ldexp(self.grand_mean, exponent),
+            tuple(variance(v) for v in self.s2), tuple(variance(v) for v in self.t2), self.n)
 
 
 def variance_components(sample: Hierarchy) -> VarianceComponents:
