@@ -3,6 +3,7 @@ PDF layout), with a plain ``map`` when there is a single core or little work."""
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import signal
@@ -10,6 +11,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 MapFunction = Callable[[Callable, Iterable], Iterator]
+
+#: In a worker of :func:`shared_worker_pool`: the object it was started with. A pool's
+#: initializer is the only way to hand a worker something once rather than with every task.
+_worker_shared: object = None
 
 
 def default_workers() -> int:
@@ -27,6 +32,23 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_shared_worker(shared: object) -> None:
+    global _worker_shared
+    _ignore_interrupts()
+    _worker_shared = shared
+
+
+def _call_with_shared(function: Callable, item: object) -> object:
+    return function(_worker_shared, item)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    # fork: workers start with the parent's imports (scipy, jinja2, weasyprint) done, and
+    # with the parent's objects (a shared_worker_pool's ``shared``) without pickling them.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
 @contextmanager
 def worker_pool(workers: int) -> Iterator[MapFunction]:
     """A lazy ``map`` over ``workers`` processes (results in order, as they finish), or the
@@ -36,8 +58,21 @@ def worker_pool(workers: int) -> Iterator[MapFunction]:
     if workers <= 1:
         yield serial_map
         return
-    methods = multiprocessing.get_all_start_methods()
-    # fork: workers start with the parent's imports (scipy, jinja2, weasyprint) done.
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(workers, initializer=_ignore_interrupts) as pool:
+    with _context().Pool(workers, initializer=_ignore_interrupts) as pool:
         yield pool.imap
+
+
+@contextmanager
+def shared_worker_pool(workers: int, shared: object) -> Iterator[MapFunction]:
+    """Like :func:`worker_pool`, for tasks that all read one large object (the results of a
+    run): each worker gets ``shared`` once when it starts (inherited by fork, not pickled
+    with every task: unpickling the results of 1,000 benchmarks takes about a second), and
+    the map calls ``function(shared, item)``. Results come as tasks finish, in any order
+    (longest tasks first keeps every core busy to the end)."""
+    if workers <= 1:
+        yield lambda function, items: map(functools.partial(function, shared), items)
+        return
+    with _context().Pool(workers, initializer=_start_shared_worker,
+                         initargs=(shared,)) as pool:
+        yield lambda function, items: pool.imap_unordered(
+            functools.partial(_call_with_shared, function), items)

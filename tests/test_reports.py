@@ -123,14 +123,47 @@ def test_pdf_text_has_names_and_overall_figures(report):
     assert "drawn at random" in texts["global"]
     for name in REPORTS:
         pages = len(pypdf.PdfReader(out / f"{name}.pdf").pages)
+        if name == "benchmarks":  # the index is numbered on its own, then one page each
+            assert "index page 1 of 1" in texts[name]
+            pages -= 1
         assert f"page {pages} of {pages}" in texts[name]
 
 
-def test_pdf_has_one_bookmark_per_benchmark(report):
+def test_pdf_has_one_bookmark_per_benchmark_grouped_by_call(report):
     out, data = report
-    outline = pypdf.PdfReader(out / "benchmarks.pdf").outline
-    titles = [item.title for item in outline if not isinstance(item, list)]
-    assert titles == [b["name"] for b in data["benchmarks"]]
+    reader = pypdf.PdfReader(out / "benchmarks.pdf")
+    outline = reader.outline
+    assert outline[0].title == "Index" and reader.get_destination_page_number(outline[0]) == 0
+    groups = [(item.title, outline[position + 1]) for position, item in enumerate(outline)
+              if not isinstance(item, list) and position + 1 < len(outline)
+              and isinstance(outline[position + 1], list)]
+    calls = [b["change"]["call"] if b["status"] == "ok" else "errors" for b in data["benchmarks"]]
+    assert [title for title, _ in groups] == [
+        f"{call} ({calls.count(call)})" for call in
+        ("faster", "slower", "uncertain", "unchanged", "errors") if call in calls]
+    titles = [child.title for _, children in groups for child in children]
+    assert sorted(titles) == sorted(b["name"] for b in data["benchmarks"])
+    for _, children in groups:  # each opens the page its benchmark starts on
+        for child in children:
+            page = reader.pages[reader.get_destination_page_number(child)]
+            assert child.title in [line.strip() for line in page.extract_text().splitlines()]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils")
+def test_pdf_index_gives_each_benchmark_its_page(report):
+    out, data = report
+    index = subprocess.run(["pdftotext", "-layout", "-f", "1", "-l", "1",
+                            str(out / "benchmarks.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    for number, benchmark in enumerate(data["benchmarks"], start=1):
+        call = benchmark["change"]["call"] if benchmark["status"] == "ok" else "error"
+        row = next(line for line in index.splitlines() if call in line and line.split()[-1]
+                   == str(number))
+        assert row.split()[0] in benchmark["name"]  # names start the row (they may wrap)
+        page = subprocess.run(["pdftotext", "-f", str(number + 1), "-l", str(number + 1),
+                               str(out / "benchmarks.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert benchmark["name"] in page and f"page {number} of" in page
 
 
 def test_pdf_pages_are_a4(report):

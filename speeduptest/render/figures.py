@@ -4,10 +4,13 @@ A figure is a few dozen SVG elements: every run of a sample is one segment of a 
 the markers of one colour are one path, and only tick labels, names and legends are text.
 Drawing one takes about a millisecond, and laying it out in a PDF (weasyprint re-reads every
 SVG element, and every text element costs it a text layout) is several times cheaper than a
-matplotlib SVG of the same figure. Large samples are drawn at the figure's resolution
-(runs that fall on the same tenth of a point are one tick), so a figure of 10⁶ runs is no
-larger than one of 10⁴. Each function returns the SVG document as text; nothing statistical
-is computed here beyond what drawing a box plot or an empirical CDF is.
+matplotlib SVG of the same figure. For the PDF, text is placed at its start (``placed``):
+weasyprint draws every centred or right-aligned SVG text into a group of its own, which made
+a third of a per-benchmark PDF's size and a twentieth of its layout time. Large samples are
+drawn at the figure's resolution (runs that fall on the same tenth of a point are one tick),
+so a figure of 10⁶ runs is no larger than one of 10⁴. Each function returns the SVG document
+as text; nothing statistical is computed here beyond what drawing a box plot or an empirical
+CDF is.
 """
 
 from __future__ import annotations
@@ -71,6 +74,19 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
     return total * size / 1000
 
 
+def measurable(text: str) -> bool:
+    """Whether :func:`text_width` knows the width of every character of ``text``."""
+    return all(32 <= ord(char) < 127 or char in _OTHER_WIDTHS for char in text)
+
+
+def blend(colour: str, opacity: float) -> str:
+    """``colour`` (#RRGGBB) at ``opacity`` over white, as an opaque colour: the same ink as
+    SVG's ``opacity`` for one path on a white ground, without the transparency group that
+    weasyprint makes for it."""
+    channels = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(c * opacity + 255 * (1 - opacity)):02X}" for c in channels)
+
+
 def _n(value: float) -> str:
     """A coordinate with two decimals at most (a tenth of a point is finer than ink)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
@@ -78,14 +94,21 @@ def _n(value: float) -> str:
 
 
 class Canvas:
-    """An SVG document being written, in points, with y growing downwards."""
+    """An SVG document being written, in points, with y growing downwards. A ``placed``
+    canvas writes centred and right-aligned text (of known widths) at its start instead of
+    with ``text-anchor``: exact in DejaVu Sans, the font of the PDF, while a browser may
+    substitute a wider one."""
 
-    def __init__(self, width: float, height: float) -> None:
+    def __init__(self, width: float, height: float, placed: bool = False) -> None:
         self.width, self.height = width, height
+        self.placed = placed
         self.parts: list[str] = []
 
     def text(self, x: float, y: float, text: str, anchor: str = "start", size: float | None = None,
              colour: str | None = None, rotate: bool = False, weight: str | None = None) -> None:
+        if anchor != "start" and self.placed and weight is None and measurable(text):
+            shift = text_width(text, size or FONT_SIZE) * (0.5 if anchor == "middle" else 1)
+            x, y, anchor = (x, y + shift, "start") if rotate else (x - shift, y, "start")
         attributes = [f'x="{_n(x)}"', f'y="{_n(y)}"']
         if anchor != "start":
             attributes.append(f'text-anchor="{anchor}"')
@@ -320,8 +343,13 @@ def _quartiles_and_whiskers(values: np.ndarray) -> tuple[float, float, float, fl
     return float(low), float(q1), float(median), float(q3), float(high)
 
 
-def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> str:
-    """Both samples side by side: box plots with every run as a tick, and the two ECDFs."""
+def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
+                        placed: bool = False, height: float = 136.0,
+                        titles: bool = True) -> str:
+    """Both samples side by side: box plots with every run as a tick, and the two ECDFs.
+    ``placed``: text placed for the PDF (see :class:`Canvas`). Without ``titles`` the axes
+    are left for the caption to name: weasyprint lays out SVG text letter by letter, and
+    the titles were two thirds of the letters."""
     samples = []
     for values in (analysis.initial_values, analysis.optimized_values):
         values = np.asarray(values, dtype=float)
@@ -329,9 +357,9 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
         samples.append(scaled if np.isfinite(scaled).all() else values)
     quantity = f"execution time ({scale.label})" if scale.label else "execution time"
     colours = (INITIAL_COLOUR, OPTIMIZED_COLOUR)
-    width, height = WIDTH, 136.0
-    canvas = Canvas(width, height)
-    top, bottom = 5.0, height - 27
+    width = WIDTH
+    canvas = Canvas(width, height, placed)
+    top, bottom = 5.0, height - (27 if titles else 15)
     lows = [float(v.min()) for v in samples]
     highs = [float(v.max()) for v in samples]
     log = _use_log([min(lows), max(highs)])  # a linear axis would squeeze the boxes into a line
@@ -348,7 +376,7 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
         xs = _positions(values, left)
         tick = half * 0.75
         canvas.path("".join(f"M{x:.1f} {_n(y - tick)}v{_n(2 * tick)}" for x in xs),
-                    stroke=colour, width=0.5, opacity=0.6)
+                    stroke=blend(colour, 0.6), width=0.5)
         low, q1, median, q3, high = (left(v) for v in _quartiles_and_whiskers(values))
         h = half * 0.5
         boxes.append(
@@ -360,8 +388,9 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
     canvas.path("".join(boxes), stroke="#000", width=0.8)
     canvas.path(f"M{_n(left.start)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.6)
     _horizontal_axis(canvas, left, top, bottom, count=4)
-    canvas.text((left.start + left.end) / 2, height - 4, f"{quantity}: box = quartiles, "
-                "ticks = every run", anchor="middle")
+    if titles:
+        canvas.text((left.start + left.end) / 2, height - 4, f"{quantity}: box = quartiles, "
+                    "ticks = every run", anchor="middle")
 
     # Right: the empirical distribution functions, in the same colours (no legend).
     fraction = Axis(0.0, 1.0, bottom, top, False)
@@ -380,9 +409,10 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED) -> 
     canvas.path(f"M{_n(right.start)} {_n(top)}V{_n(bottom)}" + "".join(ticks),
                 stroke=TEXT_COLOUR, width=0.6)
     _horizontal_axis(canvas, right, top, bottom, count=5)
-    canvas.text((right.start + right.end) / 2, height - 4, quantity, anchor="middle")
-    canvas.text(right.start - 20, (top + bottom) / 2, "fraction of runs ≤ t", anchor="middle",
-                rotate=True)
+    if titles:
+        canvas.text((right.start + right.end) / 2, height - 4, quantity, anchor="middle")
+        canvas.text(right.start - 20, (top + bottom) / 2, "fraction of runs ≤ t",
+                    anchor="middle", rotate=True)
     return canvas.svg()
 
 

@@ -7,19 +7,19 @@ what the results model holds; the filters below only format numbers.
 
 from __future__ import annotations
 
-import base64
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup, escape
 
 from ..change import METHOD_LABELS as CALL_METHODS
 from ..change import WHY, Change, threshold_band
-from ..model import BenchmarkResult, Results
+from ..model import BenchmarkResult, Results, SampleSummary
 from ..notices import Notice
 from . import figures
 from .formatting import (
@@ -160,13 +160,6 @@ def interval_label(call: Change) -> str:
             f"{correction_short(call.correction)})")
 
 
-def interval_cell(low: float | None, high: float | None,
-                  threshold: float | None = None) -> Markup:
-    """``interval`` with a line break allowed after the dash (and nowhere inside a number)."""
-    return Markup("–<wbr>").join(escape(part)
-                                 for part in interval(low, high, threshold).split("–"))
-
-
 def call_note(call: Change) -> str:
     """Why the call, in a few words (the whole sentence is ``call.reason``)."""
     lower, upper = (number(edge) for edge in threshold_band(call.threshold))
@@ -199,12 +192,27 @@ class Figures:
     distributions: dict[int, str]  # benchmark index → data URI
 
 
+#: The characters of an SVG a data URI in an HTML attribute holds as they are; the others
+#: (quotes, angle brackets, #, %, &, non-ASCII) are percent-encoded: an SVG grows by 15%
+#: instead of the 33% of base64.
+_URI_SAFE = " /=:;,.-_()+*!~?@$"
+
+
 def _data_uri(svg: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return "data:image/svg+xml," + quote(svg, safe=_URI_SAFE)
 
 
-def distribution_uri(benchmark: BenchmarkResult) -> str:
-    return _data_uri(figures.distribution_figure(benchmark.analysis, benchmark_scale(benchmark)))
+#: Height in points of a distribution figure in the browser, and on a PDF page (where it
+#: shares its benchmark's page with everything else, its axes named by the caption).
+DISTRIBUTION_HEIGHT, DISTRIBUTION_PDF_HEIGHT = 136.0, 110.0
+
+
+def distribution_uri(benchmark: BenchmarkResult, placed: bool = False) -> str:
+    """The figure as a data URI; ``placed``: the PDF's variant, its text placed (see
+    :class:`figures.Canvas`) and without axis titles (the caption names the axes)."""
+    return _data_uri(figures.distribution_figure(
+        benchmark.analysis, benchmark_scale(benchmark), placed,
+        DISTRIBUTION_PDF_HEIGHT if placed else DISTRIBUTION_HEIGHT, titles=not placed))
 
 
 def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
@@ -218,10 +226,109 @@ def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImag
                   for part in parts))
 
 
-def draw_distributions(results: Results, indices: Iterable[int]) -> dict[int, str]:
-    """The distribution figure of each analysed benchmark among ``indices``."""
-    return {index: distribution_uri(results.benchmarks[index]) for index in indices
+def draw_distributions(results: Results, indices: Iterable[int],
+                       placed: bool = False) -> dict[int, str]:
+    """The distribution figure of each analysed benchmark among ``indices`` (``placed``:
+    the PDF's variant, see :class:`figures.Canvas`)."""
+    return {index: distribution_uri(results.benchmarks[index], placed) for index in indices
             if results.benchmarks[index].analysis is not None}
+
+
+# ---------------------------------------------------------------- small tables
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A small table of formatted cells: an HTML table in the browser, aligned lines of a
+    monospaced font in the PDF, where weasyprint lays out a line of text several times
+    faster than the cells it would otherwise be (a benchmark's two tables were 40% of the
+    layout time of its page)."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    numeric: tuple[bool, ...]  # right-aligned columns
+    muted: frozenset[int] = frozenset()  # rows shown greyed out
+    notes: tuple[str, ...] = ()  # said below the table
+
+    def lines(self) -> Markup:
+        """The table as lines of text, columns padded to their widest cell."""
+        widths = [max(len(row[column]) for row in (self.header, *self.rows))
+                  for column in range(len(self.header))]
+
+        def line(cells: tuple[str, ...]) -> str:
+            padded = (cell.rjust(width) if right else cell.ljust(width)
+                      for cell, width, right in zip(cells, widths, self.numeric, strict=True))
+            return "  ".join(padded).rstrip()
+
+        body = [Markup('<span class="unused">{}</span>').format(line(row)) if index in self.muted
+                else escape(line(row)) for index, row in enumerate(self.rows)]
+        return Markup("\n").join([Markup('<span class="head">{}</span>').format(
+            line(self.header)), *body])
+
+
+def describe_grid(benchmark: BenchmarkResult) -> Grid:
+    """The descriptive statistics of both samples, and the speedup of each estimator."""
+    a, scale = benchmark.analysis, benchmark_scale(benchmark)
+    unit = f" ({scale.label})" if scale.label else ""
+
+    def side(label: str, summary: SampleSummary) -> tuple[str, ...]:
+        return (label + unit, str(summary.n), *(time(getattr(summary, name), scale, 5)
+                                                for name in ("mean", "median", "min", "max")),
+                time(summary.std, scale, 4))
+
+    speedups = (speedup(a.speedup.mean), speedup(a.speedup.median), speedup(a.speedup.min) + "*")
+    return Grid(("", "n", "mean", "median", "min", "max", "std"),
+                (side("initial", a.initial), side("optimized", a.optimized),
+                 ("speedup", "", *speedups, "", "")),
+                (False, *(True,) * 6))
+
+
+def tests_grid(benchmark: BenchmarkResult) -> Grid:
+    """Every test of the protocol with its statistic, p-value and decision at α; the t-test
+    the F-test did not select greyed out, ✔ on the one it selected."""
+    a = benchmark.analysis
+    t = a.tests
+    chosen = t.t_test_at(a.alpha)
+    tests = (("Shapiro–Wilk on X", t.shapiro_initial, "X not normal"),
+             ("Shapiro–Wilk on Y", t.shapiro_optimized, "Y not normal"),
+             ("F-test", t.f_test, "var X ≠ var Y"),
+             ("Student's t", t.t_student, "mean X > mean Y"),
+             ("Welch's t", t.t_welch, "mean X > mean Y"),
+             (f"Kolmogorov–Smirnov ({t.ks.method})", t.ks, "shapes differ"),
+             (f"Wilcoxon–Mann–Whitney ({t.wilcoxon.method})", t.wilcoxon, "P(X > Y) > ½"))
+    rows, notes = [], []
+    for label, test, detail in tests:
+        df = getattr(test, "df", None)
+        if not test.computed:
+            decision = "not computed"
+            notes.append(f"{label}: {test.note}")
+        else:
+            decision = "rejects H0" if test.rejects(a.alpha) else "does not reject"
+        rows.append((label + (" ✔" if test is chosen else ""),
+                     detail + (f", df {number(df, 4)}" if df is not None else ""),
+                     number(test.statistic, 4), p_value(test.p_value), decision))
+    unused = t.t_welch if chosen is t.t_student else t.t_student
+    muted = next(row for row, (_, test, _) in enumerate(tests) if test is unused)
+    return Grid(("Test", "H1 (X initial, Y optimized)", "statistic", "p-value",
+                 f"at α = {a.alpha}"), tuple(rows), (False, False, True, True, False),
+                frozenset({muted}), tuple(notes))
+
+
+# ---------------------------------------------------------------- the per-benchmark index
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """A line of the index of the per-benchmark report."""
+
+    index: int
+    benchmark: BenchmarkResult
+    page: int | None  # in the PDF: the page its section starts on
+
+
+def index_entries(results: Results) -> list[IndexEntry]:
+    """Every benchmark in the order of the config (for the HTML: no pages)."""
+    return [IndexEntry(i, b, None) for i, b in enumerate(results.benchmarks)]
 
 
 # ---------------------------------------------------------------- rendering
@@ -241,8 +348,8 @@ def environment() -> jinja2.Environment:
                        plural=plural, probability=probability, adjusted=adjusted,
                        interval_label=interval_label, call_note=call_note,
                        threshold=threshold)
-    env.globals.update(interval=interval, interval_cell=interval_cell,
-                       aggregate_methods=AGGREGATE_METHODS)
+    env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
+                       describe_grid=describe_grid, tests_grid=tests_grid)
     return env
 
 
@@ -316,6 +423,18 @@ def anchor(index: int) -> str:
     return f"benchmark-{index + 1}"
 
 
+@dataclass(frozen=True)
+class GlobalPart:
+    """A part of the global report's PDF: the opening (header, answer, forest plot and the
+    overall figures), rows [start, stop) of the table of every benchmark, or the closing
+    (settings and input files). A report of thousands of benchmarks is laid out in such
+    parts, in parallel and each in a bounded memory, and joined."""
+
+    opening: bool = False
+    rows: tuple[int, int] = (0, 0)
+    closing: bool = False
+
+
 class ReportRenderer:
     """Renders the reports of one run; a report may be rendered in parts (for the PDF)."""
 
@@ -335,7 +454,6 @@ class ReportRenderer:
             "method_labels": METHOD_LABELS,
             "warned": [(i, b) for i, b in benchmarks if b.notices],
             "failed": [(i, b) for i, b in benchmarks if b.errors],
-            "ordered": [(positions[id(b)], b) for b in by_call(results.benchmarks)],
             "answer": answer_sentence(results),
             "calls_note": calls_note(results),
             "band": band(results),
@@ -346,6 +464,13 @@ class ReportRenderer:
             "warning_count": len(results.notices) + sum(
                 len(b.notices) for b in results.benchmarks),
             "benchmark_warning_count": sum(len(b.notices) for b in results.benchmarks),
+            "opening": True,  # the parts of the global report (see GlobalPart)
+            "rows": [(positions[id(b)], b) for b in by_call(results.benchmarks)],
+            "table_first": True,
+            "table_last": True,
+            "closing": True,
+            "index": index_entries(results),
+            "show_index": True,
             "show_header": True,
             "show_footer": True,
         }
@@ -358,9 +483,27 @@ class ReportRenderer:
     def render_all(self) -> dict[str, str]:
         return {name: self.render(name) for name in REPORTS}
 
-    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool) -> str:
-        """Part of the per-benchmark report, laid out on its own and joined with the other
-        parts into one PDF; only the first part has the header, the last the footer."""
+    def render_global_part(self, part: GlobalPart) -> str:
+        """A part of the global report, laid out on its own and joined with the others."""
+        rows = self.context["rows"]
+        start, stop = part.rows
+        return self.render("global", opening=part.opening, rows=rows[start:stop],
+                           table_first=start == 0, table_last=stop >= len(rows),
+                           closing=part.closing, show_header=part.opening,
+                           show_footer=part.closing)
+
+    def render_benchmarks_part(self, indices: Sequence[int]) -> str:
+        """Part of the per-benchmark report, laid out on its own and joined after the index
+        with the other parts into one PDF."""
         results = self.context["results"]
         return self.render("benchmarks", benchmarks=[(i, results.benchmarks[i]) for i in indices],
-                           show_header=first, show_footer=last)
+                           show_index=False, show_header=False, show_footer=False)
+
+    def render_benchmarks_index(self, pages: dict[int, int], first: bool = True,
+                                last: bool = True) -> str:
+        """The index of the per-benchmark PDF, or a part of it: the benchmarks of ``pages``
+        (benchmark index → the page its section starts on); the first part has the header,
+        the last the footer."""
+        benchmarks = self.context["results"].benchmarks
+        return self.render("benchmarks", benchmarks=[], show_header=first, show_footer=last,
+                           index=[IndexEntry(i, benchmarks[i], page) for i, page in pages.items()])

@@ -2,13 +2,16 @@
 
 A long report is laid out in parts, in parallel (see :mod:`speeduptest.reports`), and the
 parts are joined here; page numbers ("page X of N") are stamped on the joined document so that
-they run through all parts. Bookmarks of every part are kept.
+they run through all parts. Bookmarks of every part are kept, or replaced by an outline made
+from where each part's anchors fell.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pypdf
 from pypdf.generic import (
@@ -27,17 +30,49 @@ MM = 72 / 25.4
 #: Where the number goes: right edge of the text area, in the middle of the bottom margin
 #: (margins of the @page rule in templates/report.css).
 NUMBER_RIGHT, NUMBER_BASELINE, NUMBER_SIZE = 13 * MM, 7 * MM, 7.5
-# Helvetica advance widths (per 1000 em) of the characters of "page 12 of 34".
-_HELVETICA_WIDTHS = {**dict.fromkeys("pagedo0123456789", 556), " ": 278, "f": 278}
+# Helvetica advance widths (per 1000 em) of the characters of "index page 12 of 34".
+_HELVETICA_WIDTHS = {**dict.fromkeys("pagedo0123456789n", 556), " ": 278, "f": 278, "i": 222,
+                     "x": 500}
 
 
 def html_to_pdf(html: str) -> bytes:
     return HTML(string=html, base_url=".").write_pdf()
 
 
-def _stamp_page_numbers(writer: pypdf.PdfWriter) -> None:
+@dataclass(frozen=True)
+class LaidOut:
+    """A part of a report as PDF, with the page (0-based, within the part) on which each
+    element with an ``id`` starts."""
+
+    pdf: bytes
+    anchors: dict[str, int]
+    pages: int
+
+
+def lay_out(html: str) -> LaidOut:
+    document = HTML(string=html, base_url=".").render()
+    anchors: dict[str, int] = {}
+    for number, page in enumerate(document.pages):
+        for name in page.anchors:
+            anchors.setdefault(name, number)
+    return LaidOut(document.write_pdf(), anchors, len(document.pages))
+
+
+@dataclass(frozen=True)
+class Bookmark:
+    """An entry of a PDF's outline: ``title`` opens ``page`` (0-based, in the joined
+    document); ``children`` are shown folded under it."""
+
+    title: str
+    page: int
+    children: tuple[Bookmark, ...] = ()
+
+
+def _stamp_page_numbers(writer: pypdf.PdfWriter, front_matter: int = 0) -> None:
     """Write 'page X of N' on every page with the standard Helvetica font (nothing embedded:
-    a few bytes per page, where overlaying a rendered page would copy a font onto each)."""
+    a few bytes per page, where overlaying a rendered page would copy a font onto each).
+    The first ``front_matter`` pages (an index) are numbered on their own ("index page 1 of
+    2"), so that the pages after them are numbered from 1 whatever the index's length."""
     font = writer._add_object(DictionaryObject({
         NameObject("/Type"): NameObject("/Font"),
         NameObject("/Subtype"): NameObject("/Type1"),
@@ -47,8 +82,11 @@ def _stamp_page_numbers(writer: pypdf.PdfWriter) -> None:
     save = DecodedStreamObject()
     save.set_data(b"q")
     save_state = writer._add_object(save)
-    for number, page in enumerate(writer.pages, start=1):
-        text = f"page {number} of {total}"
+    for position, page in enumerate(writer.pages):
+        if position < front_matter:
+            text = f"index page {position + 1} of {front_matter}"
+        else:
+            text = f"page {position + 1 - front_matter} of {total - front_matter}"
         width = sum(_HELVETICA_WIDTHS[c] for c in text) * NUMBER_SIZE / 1000
         x = float(page.mediabox.right) - NUMBER_RIGHT - width
         resources = page.setdefault(NameObject("/Resources"), DictionaryObject()).get_object()
@@ -66,14 +104,31 @@ def _stamp_page_numbers(writer: pypdf.PdfWriter) -> None:
         # axis) without restoring it: wrap it in q … Q so the number is drawn upright.
         page[NameObject("/Contents")] = ArrayObject(
             [save_state, *streams, writer._add_object(stream)])
+    if front_matter:  # what a viewer shows as the page number, and "go to page" takes
+        writer.set_page_label(0, front_matter - 1, "/D", prefix="index ", start=1)
+        if total > front_matter:
+            writer.set_page_label(front_matter, total - 1, "/D", start=1)
 
 
-def join_and_number(parts: list[bytes]) -> bytes:
-    """One PDF from ``parts`` in order, with bookmarks kept and pages numbered throughout."""
+def _add_outline(writer: pypdf.PdfWriter, bookmarks: Sequence[Bookmark],
+                 parent: object = None) -> None:
+    for bookmark in bookmarks:
+        item = writer.add_outline_item(title=bookmark.title, page_number=bookmark.page,
+                                       parent=parent, is_open=False)
+        _add_outline(writer, bookmark.children, item)
+
+
+def join_and_number(parts: list[bytes], outline: Sequence[Bookmark] | None = None,
+                    front_matter: int = 0) -> bytes:
+    """One PDF from ``parts`` in order, with pages numbered throughout (the first
+    ``front_matter`` pages on their own), and the parts' bookmarks, or ``outline`` instead
+    when given."""
     writer = pypdf.PdfWriter()
     for part in parts:
-        writer.append(io.BytesIO(part), import_outline=True)
-    _stamp_page_numbers(writer)
+        writer.append(io.BytesIO(part), import_outline=outline is None)
+    _stamp_page_numbers(writer, front_matter)
+    if outline is not None:
+        _add_outline(writer, outline)
     writer.add_metadata({"/Producer": "speeduptest (weasyprint, pypdf)"})
     output = io.BytesIO()
     writer.write(output)
