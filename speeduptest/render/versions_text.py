@@ -34,8 +34,13 @@ def answer_sentence(results: VersionsResults) -> str:
     best = ranking[0]
     tied = [s for s in ranking[1:] if s.best]
     runner = ranking[1]
-    text = (f"The baseline, {best.name}, is the fastest of {k} versions" if best.baseline
-            else f"{best.name} is the fastest of {k} versions")
+    if len(tied) == k - 1:  # an A/A run: nothing is shown faster, say that first
+        text = (f"No version is shown faster than the others: of {k} versions, "
+                + (f"the baseline, {best.name}, leads" if best.baseline
+                   else f"{best.name} leads"))
+    else:
+        text = (f"The baseline, {best.name}, is the fastest of {k} versions" if best.baseline
+                else f"{best.name} is the fastest of {k} versions")
     versus_baseline = "" if best.baseline else (
         f"{change(best.speedup)} than the baseline {results.baseline_name} "
         f"({_figures(best, 'baseline')})")
