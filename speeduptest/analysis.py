@@ -236,8 +236,8 @@ def _analyse_pairs(
     stream (continuing it, after the interval's resamples when they came from it).
 
     Samples too large to resample on their own stream within BOOTSTRAP_DRAWS_BUDGET get no
-    bootstrap interval (nor call resamples) unless ``bootstrap_forced`` (--bootstrap given)
-    or the aggregate intervals need their draws.
+    bootstrap interval unless ``bootstrap_forced`` (--bootstrap given), the aggregate
+    intervals need their draws, or their call may rest on the bootstrap.
     """
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
@@ -272,7 +272,10 @@ def _analyse_pairs(
         # nor on how the benchmarks are shared among workers.
         rng = np.random.default_rng([settings.seed, pair.index])
         drawn: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+        # Too large to resample, unless forced, or unless the call may need the resamples
+        # (then drawn exactly as with --bootstrap, so that both runs call alike).
         skipped = (aggregate is None and not bootstrap_forced and position not in intervals
+                   and not fallback[position]
                    and not within_draws_budget(pair.initial, pair.optimized, settings.bootstrap))
         if position in intervals:
             interval = intervals[position]
@@ -285,7 +288,7 @@ def _analyse_pairs(
                 aggregate.add(pair.weight, *drawn)
             interval = bootstrap_interval(*drawn, confidence)
         resampled = None
-        if fallback[position] and not skipped:
+        if fallback[position]:
             more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
             if more > 0:
                 drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),

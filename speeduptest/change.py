@@ -136,8 +136,10 @@ def call_fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
     reciprocal speedup is then unbounded, so calling the benchmark one way but not the other
     would depend on which version is called initial."""
     low, high, bounded = fieller_bounds(ratio, confidence)
-    with np.errstate(invalid="ignore"):
-        return low, high, bounded & (low > 0)
+    # tᵢ²uᵢ < 1 written as fieller_bounds writes tₒ²uₒ < 1, so that swapping the versions
+    # swaps the two conditions exactly, even next to the boundary.
+    t2_i = _t_quantile(ratio.initial_df, 1 - np.asarray(confidence, dtype=float)) ** 2
+    return low, high, bounded & (1 - t2_i * ratio.initial_relative_variance > 0)
 
 
 def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
@@ -347,7 +349,8 @@ def _reason(why: str, low: float | None, high: float | None, confidence: float,
     if benchmarks == 1:
         widened = ""
     if low is None or high is None:
-        return f"the {level} {label} interval is unbounded{widened}"
+        return (f"the {level} {label} interval is unbounded (or reaches 0: one version's "
+                f"mean is not significantly different from 0){widened}")
     lower, upper = threshold_band(threshold)
     low_text, high_text = bound_texts(low, high, (lower, upper) if threshold else (1.0,))
     lower_text, upper_text = bound_texts(lower, upper, (low, high))
@@ -411,7 +414,8 @@ def decide_calls(
         why = _why(str(calls[i]), *bounds, threshold, bool(selected[i]), bool(enough[i]))
         notices = () if methods[i] != "bootstrap" else (Notice(
             "call-uses-bootstrap",
-            f"Fieller's interval is unbounded at the {percent_level(confidence[i])} level of "
+            f"Fieller's interval is unbounded or reaches 0 (one version's mean is not "
+            f"significantly different from 0) at the {percent_level(confidence[i])} level of "
             f"the call, so the call uses the bootstrap interval, which is too narrow with few "
             f"top-level units ({min(ratio.initial_df[i], ratio.optimized_df[i]) + 1:.0f} on "
             "one side here; 85% coverage for 95% with 3 units, benchmarks/coverage.py).",
