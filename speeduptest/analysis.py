@@ -197,16 +197,23 @@ class _BatchedParts:
     summaries: tuple[SampleSummary, SampleSummary]
 
 
+def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]:
+    """``positions`` of ``pairs`` grouped by the sizes of their top-level samples (the rows of
+    the arrays that are computed together)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for position in positions:
+        pair = pairs[position]
+        sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
+        groups.setdefault(sizes, []).append(position)
+    return list(groups.values())
+
+
 def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
     """The protocol's tests of every pair, both ways, and the summaries of its samples, run
     together for the pairs whose top-level samples have the same sizes (identical to running
     them pair by pair)."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for position, pair in enumerate(pairs):
-        sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
-        groups.setdefault(sizes, []).append(position)
     parts: list[_BatchedParts | None] = [None] * len(pairs)
-    for positions in groups.values():
+    for positions in _same_sizes(pairs, range(len(pairs))):
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
         for position, *found in zip(positions, run_tests_batched(x, y),
@@ -308,13 +315,8 @@ def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
                       ) -> dict[int, RatioInterval]:
     """The bootstrap intervals of the benchmarks resampled with the shared count matrices,
     by position in the batch, computed together for the benchmarks of the same sizes."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for position, pair in enumerate(pairs):
-        if shared[position]:
-            sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
-            groups.setdefault(sizes, []).append(position)
     intervals = {}
-    for positions in groups.values():
+    for positions in _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]]):
         found = flat_bootstrap_intervals(
             np.stack([pairs[p].initial.top_level_means for p in positions]),
             np.stack([pairs[p].optimized.top_level_means for p in positions]),
