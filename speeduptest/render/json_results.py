@@ -19,64 +19,65 @@ from ..model import (
     OverallFigure,
     Results,
     SampleSummary,
+    Settings,
 )
 from ..nocycles import cycle_collection_paused
 from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
 
-def _number(value: float | None) -> float | None:
+def number(value: float | None) -> float | None:
     if value is None:
         return None
     value = float(value)
     return value if math.isfinite(value) else None
 
 
-def _summary(summary: SampleSummary) -> dict[str, Any]:
+def summary_dict(summary: SampleSummary) -> dict[str, Any]:
     return {"n": summary.n, "mean": summary.mean, "median": summary.median, "min": summary.min,
-            "max": summary.max, "std": _number(summary.std)}
+            "max": summary.max, "std": number(summary.std)}
 
 
 def _shapiro(result: ShapiroResult) -> dict[str, Any]:
-    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+    return {"statistic": number(result.statistic), "p_value": number(result.p_value),
             "note": result.note}
 
 
 def _f_test(result: FTestResult) -> dict[str, Any]:
-    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+    return {"statistic": number(result.statistic), "p_value": number(result.p_value),
             "df": [result.df_numerator, result.df_denominator],
             "alternative": result.alternative, "note": result.note}
 
 
 def _t_test(result: TTestResult) -> dict[str, Any]:
-    return {"variant": result.variant, "statistic": _number(result.statistic),
-            "df": _number(result.df), "p_value": _number(result.p_value),
+    return {"variant": result.variant, "statistic": number(result.statistic),
+            "df": number(result.df), "p_value": number(result.p_value),
             "alternative": result.alternative, "note": result.note}
 
 
 def _ks(result: KSResult) -> dict[str, Any]:
-    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+    return {"statistic": number(result.statistic), "p_value": number(result.p_value),
             "method": result.method, "alternative": result.alternative, "note": result.note}
 
 
 def _wilcoxon(result: WilcoxonResult) -> dict[str, Any]:
-    return {"statistic": _number(result.statistic), "p_value": _number(result.p_value),
+    return {"statistic": number(result.statistic), "p_value": number(result.p_value),
             "method": result.method, "alternative": result.alternative, "note": result.note}
 
 
 def _decision(decision: Decision, max_confidence: float | None) -> dict[str, Any]:
-    return {"verdict": decision.verdict, "max_confidence": _number(max_confidence),
+    return {"verdict": decision.verdict, "max_confidence": number(max_confidence),
             "reason": decision.reason, "steps": list(decision.steps)}
 
 
-def _notice(notice: Notice) -> dict[str, str]:
+def notice_dict(notice: Notice) -> dict[str, str]:
     return {"code": notice.code, "message": notice.message, "advice": notice.advice}
 
 
 def _interval(interval: RatioInterval) -> dict[str, Any]:
-    entry = {"low": _number(interval.low), "high": _number(interval.high),
+    entry = {"low": number(interval.low), "high": number(interval.high),
              "bounded": interval.bounded}
     if interval.df is not None:
-        entry["df"] = _number(interval.df)
+        entry["df"] = number(interval.df)
     if interval.note:
         entry["note"] = interval.note
     return entry
@@ -84,8 +85,8 @@ def _interval(interval: RatioInterval) -> dict[str, Any]:
 
 def _components(components: VarianceComponents) -> dict[str, Any]:
     return {"levels": list(components.level_names), "grand_mean": components.grand_mean,
-            "S2": [_number(v) for v in components.s2], "T2": [_number(v) for v in components.t2],
-            "n": list(components.n), "variance_of_mean": _number(components.variance_of_mean)}
+            "S2": [number(v) for v in components.s2], "T2": [number(v) for v in components.t2],
+            "n": list(components.n), "variance_of_mean": number(components.variance_of_mean)}
 
 
 def _effect(effect: EffectSize) -> dict[str, Any]:
@@ -101,7 +102,7 @@ def _effect(effect: EffectSize) -> dict[str, Any]:
     }
 
 
-def _aggregate(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
+def aggregate_dict(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
     if aggregate is None:
         return None
     return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
@@ -113,8 +114,8 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
     analysis = benchmark.analysis
     entry: dict[str, Any] = {
         "name": benchmark.name,
-        "weight": _number(benchmark.weight),
-        "alpha": _number(benchmark.alpha),
+        "weight": number(benchmark.weight),
+        "alpha": number(benchmark.alpha),
         "status": benchmark.status,
         "files": {"initial": benchmark.initial_path, "optimized": benchmark.optimized_path,
                   "config_line": benchmark.config_line, "notes": list(benchmark.input_notes)},
@@ -129,8 +130,8 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
     tests = analysis.tests
     entry.update({
         "small": analysis.small,
-        "initial": _summary(analysis.initial),
-        "optimized": _summary(analysis.optimized),
+        "initial": summary_dict(analysis.initial),
+        "optimized": summary_dict(analysis.optimized),
         "speedup": {"mean": analysis.speedup.mean, "median": analysis.speedup.median,
                     "min": analysis.speedup.min},
         "tests": {
@@ -144,7 +145,7 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
         "mean": _decision(analysis.mean, analysis.mean_max_confidence),
         "median": _decision(analysis.median, analysis.median_max_confidence),
         "warnings": [notice.message for notice in benchmark.notices],
-        "warning_details": [_notice(notice) for notice in benchmark.notices],
+        "warning_details": [notice_dict(notice) for notice in benchmark.notices],
         "effect_size": _effect(benchmark.effect) if benchmark.effect else None,
         "slowdown": None if benchmark.slowdown is None else {
             "significant": benchmark.slowdown.significant,
@@ -152,7 +153,7 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
                      "reason": benchmark.slowdown.mean.reason},
             "median": {"verdict": benchmark.slowdown.median.verdict,
                        "reason": benchmark.slowdown.median.reason}},
-        "probability_faster": _number(analysis.probability_faster),
+        "probability_faster": number(analysis.probability_faster),
         "change": _change(benchmark.change) if benchmark.change else None,
         "design": benchmark.design,
     })
@@ -162,14 +163,14 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
 def _change(change: Change) -> dict[str, Any]:
     return {
         "call": change.call, "threshold": change.threshold, "correction": change.correction,
-        "interval": {"low": _number(change.low), "high": _number(change.high),
+        "interval": {"low": number(change.low), "high": number(change.high),
                      "confidence": change.confidence, "method": change.method,
-                     "p_value_no_change": _number(change.p_value_no_change),
+                     "p_value_no_change": number(change.p_value_no_change),
                      "selected": change.selected,
                      "benchmarks": change.benchmarks},
         "reason": change.reason,
-        "p_value": _number(change.p_value),
-        "adjusted": {"holm": _number(change.holm), "bh": _number(change.bh)},
+        "p_value": number(change.p_value),
+        "adjusted": {"holm": number(change.holm), "bh": number(change.bh)},
     }
 
 
@@ -181,7 +182,7 @@ def _calls(calls: CallCounts | None) -> dict[str, Any] | None:
 
 
 def _figure(figure: OverallFigure) -> dict[str, Any]:
-    entry: dict[str, Any] = {"speedup": _number(figure.speedup), "gain": _number(figure.gain)}
+    entry: dict[str, Any] = {"speedup": number(figure.speedup), "gain": number(figure.gain)}
     if figure.interval is not None:
         entry["speedup_ci"] = [figure.interval.low, figure.interval.high]
         entry["speedup_ci_confidence"] = figure.interval.confidence
@@ -190,7 +191,7 @@ def _figure(figure: OverallFigure) -> dict[str, Any]:
         entry.update({
             "accelerated": proportion.accelerated,
             "total": proportion.total,
-            "proportion": _number(proportion.proportion),
+            "proportion": number(proportion.proportion),
             "confidence": proportion.confidence,
             "ci": list(proportion.ci) if proportion.ci is not None else None,
             "ci_valid": proportion.ci_valid,
@@ -206,6 +207,22 @@ def results_dict(results: Results) -> dict[str, Any]:
     return document
 
 
+def settings_dict(settings: Settings) -> dict[str, Any]:
+    """The run's settings as results.json states them."""
+    return {
+        "alpha": settings.alpha,
+        "proportion_confidence": settings.effective_proportion_confidence,
+        "precision": settings.precision,
+        "large_sample": settings.large_sample,
+        "bootstrap": settings.bootstrap,
+        "aggregate_interval": settings.aggregate_interval,
+        "seed": settings.seed,
+        "threshold": settings.threshold,
+        "correction": settings.correction,
+        "fail_on_slowdown": settings.fail_on_slowdown,
+    }
+
+
 def _document(results: Results) -> dict[str, Any]:
     """results.json without its benchmarks (``"benchmarks": None`` in their place)."""
     settings = results.settings
@@ -213,24 +230,13 @@ def _document(results: Results) -> dict[str, Any]:
         "tool": {"name": "speeduptest", "version": results.tool_version},
         "input": ({"compared": list(results.source.compared)} if results.source.compared
                   else {"config": results.source.label}),
-        "settings": {
-            "alpha": settings.alpha,
-            "proportion_confidence": settings.effective_proportion_confidence,
-            "precision": settings.precision,
-            "large_sample": settings.large_sample,
-            "bootstrap": settings.bootstrap,
-            "aggregate_interval": settings.aggregate_interval,
-            "seed": settings.seed,
-            "threshold": settings.threshold,
-            "correction": settings.correction,
-            "fail_on_slowdown": settings.fail_on_slowdown,
-        },
+        "settings": settings_dict(settings),
         "benchmarks": None,
         "overall": {
             "mean": _figure(results.overall.mean),
             "median": _figure(results.overall.median),
             "min": _figure(results.overall.min),
-            "geometric_mean": _aggregate(results.overall.geometric_mean),
+            "geometric_mean": aggregate_dict(results.overall.geometric_mean),
             "calls": _calls(results.overall.calls),
             "call": results.overall.call,
             "threshold": settings.threshold,
@@ -238,7 +244,7 @@ def _document(results: Results) -> dict[str, Any]:
             "proportion_caveat": results.overall.caveat,
         },
         "warnings": [notice.message for notice in results.notices],
-        "warning_details": [_notice(notice) for notice in results.notices],
+        "warning_details": [notice_dict(notice) for notice in results.notices],
         "errors": [str(error) for error in results.errors],
     }
 

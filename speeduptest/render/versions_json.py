@@ -9,12 +9,10 @@ they are).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import orjson
 
-from ..model import AggregateInterval, Notice, SampleSummary
 from ..versions import (
     AnovaResult,
     BartlettResult,
@@ -30,7 +28,14 @@ from ..versions_model import (
     VersionsResults,
     VersionStanding,
 )
-from .json_results import results_dict
+from .json_results import (
+    aggregate_dict,
+    notice_dict,
+    number,
+    results_dict,
+    settings_dict,
+    summary_dict,
+)
 
 TIE_RULE = (
     "A version is tied with the best unless the weighted geometric mean of the best "
@@ -40,49 +45,23 @@ TIE_RULE = (
 )
 
 
-def _number(value: float | None) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
-def _notice(notice: Notice) -> dict[str, str]:
-    return {"code": notice.code, "message": notice.message, "advice": notice.advice}
-
-
-def _summary(summary: SampleSummary | None) -> dict[str, Any] | None:
-    if summary is None:
-        return None
-    return {"n": summary.n, "mean": summary.mean, "median": summary.median,
-            "min": summary.min, "max": summary.max, "std": _number(summary.std)}
-
-
-def _aggregate(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
-    if aggregate is None:
-        return None
-    return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
-            "confidence": aggregate.confidence, "method": aggregate.method,
-            "definition": aggregate.definition}
-
-
 def _standing(standing: VersionStanding) -> dict[str, Any]:
-    versus = _aggregate(standing.versus_best)
+    versus = aggregate_dict(standing.versus_best)
     if versus is not None:
         versus["call"] = standing.versus_best_call
     return {"name": standing.name, "baseline": standing.baseline, "rank": standing.rank,
-            "best": standing.best, "geometric_mean": _aggregate(standing.geometric_mean),
+            "best": standing.best, "geometric_mean": aggregate_dict(standing.geometric_mean),
             "versus_best": versus}
 
 
 def _test(result: AnovaResult | KruskalResult | LeveneResult | BartlettResult
           ) -> dict[str, Any]:
     if isinstance(result, (AnovaResult, LeveneResult)):
-        df: Any = [_number(result.df_numerator), _number(result.df_denominator)]
+        df: Any = [number(result.df_numerator), number(result.df_denominator)]
     else:
         df = result.df
-    return {"statistic": _number(result.statistic), "df": df,
-            "p_value": _number(result.p_value), "note": result.note}
+    return {"statistic": number(result.statistic), "df": df,
+            "p_value": number(result.p_value), "note": result.note}
 
 
 def _omnibus(choice: OmnibusChoice) -> dict[str, Any]:
@@ -93,11 +72,11 @@ def _omnibus(choice: OmnibusChoice) -> dict[str, Any]:
         "small": choice.small,
         "alpha": choice.alpha,
         "test": {"anova": "classic", "welch": "welch", "kruskal": "kruskal"}[choice.route],
-        "p_value": _number(choice.omnibus.p_value),
+        "p_value": number(choice.omnibus.p_value),
         "rejects": choice.omnibus.rejects(choice.alpha),
         "tests": {
-            "shapiro": [{"version": name, "statistic": _number(result.statistic),
-                         "p_value": _number(result.p_value), "note": result.note}
+            "shapiro": [{"version": name, "statistic": number(result.statistic),
+                         "p_value": number(result.p_value), "note": result.note}
                         for name, result in zip(choice.names, tests.shapiro, strict=True)],
             "bartlett": _test(tests.bartlett),
             "levene": _test(tests.levene),
@@ -105,8 +84,8 @@ def _omnibus(choice: OmnibusChoice) -> dict[str, Any]:
             "welch": _test(tests.welch),
             "kruskal": _test(tests.kruskal),
         },
-        "means": [_number(mean) for mean in choice.means],
-        "mean_ranks": [_number(rank) for rank in choice.mean_ranks],
+        "means": [number(mean) for mean in choice.means],
+        "mean_ranks": [number(rank) for rank in choice.mean_ranks],
         "steps": list(choice.steps),
     }
 
@@ -123,13 +102,13 @@ def _posthoc(choice: OmnibusChoice) -> dict[str, Any]:
                        else "mean rank of the second version minus the first's"),
         "pairs": [{
             "versions": [names[pair.first], names[pair.second]],
-            "difference": _number(pair.difference),
-            "statistic": _number(pair.statistic),
-            "df": _number(pair.df),
-            "p_value": _number(pair.p_value),
-            "p_adjusted": _number(pair.p_adjusted),
+            "difference": number(pair.difference),
+            "statistic": number(pair.statistic),
+            "df": number(pair.df),
+            "p_value": number(pair.p_value),
+            "p_adjusted": number(pair.p_adjusted),
             "ci": (None if pair.lower is None or pair.upper is None
-                   else [_number(pair.lower), _number(pair.upper)]),
+                   else [number(pair.lower), number(pair.upper)]),
             "differs": pair.differs(choice.alpha),
             "note": pair.note,
         } for pair in posthoc.pairs],
@@ -140,20 +119,20 @@ def _benchmark(benchmark: VersionsBenchmark) -> dict[str, Any]:
     choice = benchmark.choice
     return {
         "name": benchmark.name,
-        "weight": _number(benchmark.weight),
-        "alpha": _number(benchmark.alpha),
+        "weight": number(benchmark.weight),
+        "alpha": number(benchmark.alpha),
         "status": benchmark.status,
         "config_line": benchmark.config_line,
         "unit": benchmark.unit,
         "versions": [{"name": name, **({"analysed": False} if summary is None else
-                                       {"analysed": True, **_summary(summary)})}
+                                       {"analysed": True, **summary_dict(summary)})}
                      for name, summary in zip(benchmark.versions, benchmark.summaries,
                                               strict=True)],
         "omnibus": None if choice is None else _omnibus(choice),
         "posthoc": None if choice is None else _posthoc(choice),
         "letters": benchmark.letters,
         "warnings": [notice.message for notice in benchmark.notices],
-        "warning_details": [_notice(notice) for notice in benchmark.notices],
+        "warning_details": [notice_dict(notice) for notice in benchmark.notices],
         "errors": [str(error) for error in benchmark.errors],
     }
 
@@ -162,11 +141,11 @@ def _holm(adjusted: HolmAdjusted | None) -> dict[str, Any] | None:
     if adjusted is None:
         return None
     return {"comparisons": adjusted.comparisons,
-            "mean": {"p_value": _number(adjusted.mean_p),
-                     "adjusted": _number(adjusted.mean_adjusted),
+            "mean": {"p_value": number(adjusted.mean_p),
+                     "adjusted": number(adjusted.mean_adjusted),
                      "verdict": adjusted.mean_verdict},
-            "median": {"p_value": _number(adjusted.median_p),
-                       "adjusted": _number(adjusted.median_adjusted),
+            "median": {"p_value": number(adjusted.median_p),
+                       "adjusted": number(adjusted.median_adjusted),
                        "verdict": adjusted.median_verdict}}
 
 
@@ -185,25 +164,12 @@ def _comparison(comparison: VersionComparison) -> dict[str, Any]:
 
 def versions_dict(results: VersionsResults) -> dict[str, Any]:
     """The results of several versions as the plain dictionary written to results.json."""
-    settings = results.settings
     source = results.source
     return {
         "tool": {"name": "speeduptest", "version": results.tool_version},
         "input": ({"config": source.label, "form": source.form} if source.config
                   else {"compared": list(source.references)}),
-        "settings": {
-            "alpha": settings.alpha,
-            "proportion_confidence": settings.effective_proportion_confidence,
-            "precision": settings.precision,
-            "large_sample": settings.large_sample,
-            "bootstrap": settings.bootstrap,
-            "aggregate_interval": settings.aggregate_interval,
-            "seed": settings.seed,
-            "threshold": settings.threshold,
-            "correction": settings.correction,
-            "fail_on_slowdown": settings.fail_on_slowdown,
-            "baseline": results.baseline_name,
-        },
+        "settings": {**settings_dict(results.settings), "baseline": results.baseline_name},
         "versions": [_standing(standing) for standing in results.standings],
         "benchmarks": [_benchmark(benchmark) for benchmark in results.benchmarks],
         "comparisons": [_comparison(comparison) for comparison in results.comparisons],
@@ -215,7 +181,7 @@ def versions_dict(results: VersionsResults) -> dict[str, Any]:
             "tie_rule": TIE_RULE,
         },
         "warnings": [notice.message for notice in results.notices],
-        "warning_details": [_notice(notice) for notice in results.notices],
+        "warning_details": [notice_dict(notice) for notice in results.notices],
         "errors": [str(error) for error in results.errors],
     }
 
