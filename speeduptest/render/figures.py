@@ -231,11 +231,14 @@ class Axis:
         return [(v, _plain(v)) for v in major], minor
 
 
-def _limits(values: Iterable[float], log: bool, pad: float = 0.04) -> tuple[float, float]:
+def _limits(values: Iterable[float], log: bool, pad: float = 0.04,
+            single: float = 1.1) -> tuple[float, float]:
+    """An axis' ends around ``values`` with a margin (``pad`` of the range; on a log axis a
+    factor, ``single`` when all values are one)."""
     finite = [v for v in values if math.isfinite(v) and (v > 0 or not log)]
     low, high = min(finite), max(finite)
     if log:
-        ratio = (high / low) ** pad if high > low else 1.1
+        ratio = (high / low) ** pad if high > low else single
         return low / ratio, high * ratio
     margin = (high - low) * pad or (abs(low) * 0.05 or 1.0)
     return low - margin, high + margin

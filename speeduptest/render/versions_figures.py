@@ -10,9 +10,6 @@ the box plot's quartiles).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-
 import numpy as np
 
 from ..versions_model import VersionsBenchmark, VersionsResults
@@ -25,6 +22,9 @@ from .figures import (
     WIDTH,
     Axis,
     Canvas,
+    _limits,
+    _n,
+    _short,
     text_width,
 )
 from .formatting import TimeScale, speedup
@@ -34,28 +34,6 @@ OTHER_COLOUR = "#616161"
 BASELINE_COLOUR = "#1F4E9A"
 SAMPLE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
                   "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD")
-
-
-def _n(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _short(name: str, limit: int = 24) -> str:
-    if len(name) > limit:
-        head = (limit - 1) // 3
-        name = name[:head] + "…" + name[len(name) - (limit - 1 - head):]
-    return name
-
-
-def _limits(values: Sequence[float], log: bool, pad: float = 0.06) -> tuple[float, float]:
-    finite = [v for v in values if math.isfinite(v) and (v > 0 or not log)]
-    low, high = min(finite), max(finite)
-    if log:
-        ratio = (high / low) ** pad if high > low else 1.05
-        return low / ratio, high * ratio
-    margin = (high - low) * pad or (abs(low) * 0.05 or 1.0)
-    return low - margin, high + margin
 
 
 def _axis_below(canvas: Canvas, axis: Axis, top: float, bottom: float, count: int = 5) -> None:
@@ -118,14 +96,14 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
     bottom = top + row * len(ranking)
     height = bottom + 40
     canvas = Canvas(WIDTH, height)
-    label_width = min(130.0, max(text_width(_short(s.name)) for s in ranking) + 12)
+    label_width = min(130.0, max(text_width(_short(s.name, 24)) for s in ranking) + 12)
     gap = 26.0
     middle = label_width + (WIDTH - label_width - gap - 8) / 2
     values = [1.0]
     for standing in ranking:
         if standing.geometric_mean is not None:
             values += [standing.geometric_mean.low, standing.geometric_mean.high]
-    left = Axis(*_limits(values, True), label_width, middle, True)
+    left = Axis(*_limits(values, True, 0.06, 1.05), label_width, middle, True)
     contenders = [1.0 + 3 * tau, 1.02]
     for standing in ranking:
         versus = standing.versus_best
@@ -143,7 +121,7 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
         canvas.path(f"M{_n(one)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.8,
                     dash="3 2")
     canvas.text((left.start + left.end) / 2, top - 6,
-                f"speedup over the baseline {_short(results.baseline_name)}",
+                f"speedup over the baseline {_short(results.baseline_name, 24)}",
                 anchor="middle", weight="bold")
     canvas.text((right.start + right.end) / 2, top - 6, "the best's speedup over it",
                 anchor="middle", weight="bold")
@@ -152,7 +130,7 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
     for position, standing in enumerate(ranking):
         y = top + row * (position + 0.5)
         colour = BEST_COLOUR if standing.best else OTHER_COLOUR
-        canvas.text(label_width - 6, y + 2.5, _short(standing.name), anchor="end",
+        canvas.text(label_width - 6, y + 2.5, _short(standing.name, 24), anchor="end",
                     weight="bold" if standing.best else None)
         g = standing.geometric_mean
         if g is None:  # the baseline: 1 by definition
@@ -207,11 +185,11 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     bottom = top + row * len(rows)
     height = bottom + 26
     canvas = Canvas(WIDTH, height)
-    label_width = min(150.0, max(text_width(_short(name)) for name, _ in rows) + 12)
+    label_width = min(150.0, max(text_width(_short(name, 24)) for name, _ in rows) + 12)
     low = min(float(v.min()) for _, v in rows)
     high = max(float(v.max()) for _, v in rows)
     log = low > 0 and high / 4 >= low
-    axis = Axis(*_limits([low, high], log, 0.04), label_width, WIDTH - 46, log)
+    axis = Axis(*_limits([low, high], log, 0.04, 1.05), label_width, WIDTH - 46, log)
     _axis_below(canvas, axis, top, bottom, count=6)
     boxes, medians, means = [], [], []
     for position, (name, values) in enumerate(rows):
@@ -228,7 +206,7 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
         medians.append(f"M{_n(median)} {_n(y - h)}v{_n(2 * h)}")
         mean = axis(float(values.mean()))
         means.append(f"M{_n(mean - 1.8)} {_n(y)}a1.8 1.8 0 1 0 3.6 0a1.8 1.8 0 1 0 -3.6 0z")
-        canvas.text(label_width - 5, y + 2.5, _short(name), anchor="end")
+        canvas.text(label_width - 5, y + 2.5, _short(name, 24), anchor="end")
         if letters.get(name):
             canvas.text(WIDTH - 40, y + 2.5, letters[name], weight="bold")
     canvas.path("".join(boxes), stroke="#000", width=0.8)
