@@ -100,6 +100,22 @@ def _path_problem(file: Path) -> str | None:
     return None
 
 
+def header_notices(path: Path, header_line: int, header: list[str],
+                   known: tuple[str, ...]) -> list[Notice]:
+    """A config header's columns: a column named twice is an error, one outside ``known``
+    a warning (it is ignored)."""
+    duplicated = sorted({column for column in header if header.count(column) > 1 and column})
+    if duplicated:
+        raise ConfigError(f"{path}:{header_line}: column(s) {listed(duplicated)} appear twice")
+    unknown = [c for c in header if c not in known]
+    if not unknown:
+        return []
+    return [Notice(
+        "config-unknown-columns",
+        f"{path}:{header_line}: column(s) {listed(unknown)} are not used and were ignored.",
+        f"Known columns: {', '.join(known)}.")]
+
+
 def _shown_path(display: str) -> str:
     """A path in a message: whole, unless it is too long to read."""
     return display if len(display) <= 200 else quote(display, MAX_NAME)
@@ -154,19 +170,9 @@ def read_config(path: Path, default_alpha: float) -> Config:
             f"{path}:{header_line}: missing required column(s) {', '.join(missing)} in the header "
             f"(found: {listed(header) or 'nothing'}).{hint}"
         )
-    duplicated = sorted({column for column in header if header.count(column) > 1 and column})
-    if duplicated:
-        raise ConfigError(f"{path}:{header_line}: column(s) {listed(duplicated)} appear twice")
+    notices = header_notices(path, header_line, header, REQUIRED_COLUMNS + OPTIONAL_COLUMNS)
     if len(rows) == 1:
         raise ConfigError(f"{path}: the config has a header but no benchmark rows")
-    notices = []
-    unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
-    if unknown:
-        notices.append(Notice(
-            "config-unknown-columns",
-            f"{path}:{header_line}: column(s) {listed(unknown)} are not used and were ignored.",
-            f"Known columns: {', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)}.",
-        ))
 
     first_seen: dict[str, int] = {}
     benchmarks = []

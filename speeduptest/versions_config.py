@@ -31,6 +31,7 @@ from .config import (
     _path_problem,
     _read_text,
     _shown_path,
+    header_notices,
 )
 from .model import InputError, Notice
 from .readers import split_reference
@@ -225,18 +226,9 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
         raise ConfigError(f"{path}:{header_line}: a config with a version column needs the "
                           f"columns {', '.join(LONG_COLUMNS)}; missing {', '.join(missing)} "
                           f"(found: {listed(header)})")
-    duplicated = sorted({column for column in header if header.count(column) > 1 and column})
-    if duplicated:
-        raise ConfigError(f"{path}:{header_line}: column(s) {listed(duplicated)} appear twice")
+    notices = header_notices(path, header_line, header, LONG_COLUMNS + OPTIONAL_COLUMNS)
     if not rows:
         raise ConfigError(f"{path}: the config has a header but no benchmark rows")
-    notices = []
-    unknown = [c for c in header if c not in LONG_COLUMNS + OPTIONAL_COLUMNS]
-    if unknown:
-        notices.append(Notice(
-            "config-unknown-columns",
-            f"{path}:{header_line}: column(s) {listed(unknown)} are not used and were ignored.",
-            f"Known columns: {', '.join(LONG_COLUMNS + OPTIONAL_COLUMNS)}."))
     versions: dict[str, int] = {}  # name → first line
     benchmarks: dict[str, _LongBenchmark] = {}
     loose: list[InputError] = []  # rows that name no benchmark
