@@ -14,10 +14,10 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
+from throughput import command_times
 
 
 def make_pyperf_file(path: Path, benchmarks: int, processes: int, values: int,
@@ -36,11 +36,7 @@ def make_pyperf_file(path: Path, benchmarks: int, processes: int, values: int,
 
 
 def best_and_median(command: list[str], repeat: int) -> tuple[float, float]:
-    timings = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        timings.append(time.perf_counter() - start)
+    timings = command_times(command, repeat)
     return min(timings), sorted(timings)[len(timings) // 2]
 
 

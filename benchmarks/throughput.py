@@ -34,15 +34,20 @@ def make_config(folder: Path, benchmarks: int, values: int, seed: int = 0) -> Pa
     return config
 
 
-def run_times(config: Path, output: Path, repeat: int, *options: str) -> list[float]:
-    """Wall-clock seconds of ``repeat`` runs of the whole command in a fresh process."""
+def command_times(command: list[str], repeat: int) -> list[float]:
+    """Wall-clock seconds of ``repeat`` runs of ``command`` (its output discarded)."""
     timings = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "speeduptest", str(config), "--quiet",
-                        "-o", str(output), *options], check=True)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         timings.append(time.perf_counter() - start)
     return timings
+
+
+def run_times(config: Path, output: Path, repeat: int, *options: str) -> list[float]:
+    """Wall-clock seconds of ``repeat`` runs of the whole command in a fresh process."""
+    return command_times([sys.executable, "-m", "speeduptest", str(config), "--quiet",
+                          "-o", str(output), *options], repeat)
 
 
 def main() -> None:
