@@ -9,6 +9,7 @@ import itertools
 import math
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -248,19 +249,35 @@ def _analyse_pairs(
     """
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
-    batched = _batched_parts(pairs)
-    inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
-    ratios = MeanRatio.concatenate([i.ratio for i in inputs])
-    confidences = np.array([complement(pair.alpha) for pair in pairs])
-    fieller, delta = fieller_intervals(ratios, confidences), delta_intervals(ratios, confidences)
-    # Where Fieller's interval is unbounded at the widest level of the call, the call may
-    # use the bootstrap's (change.decide_calls).
-    fallback = ~call_fieller_bounds(ratios,
-                                    np.array([pair.call_confidence for pair in pairs]))[2]
     shared = [aggregate is None
               and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
               for pair in pairs]
-    intervals = _shared_intervals(settings, pairs, shared)
+    # The shared-count bootstrap is array work that releases the GIL (matrix products,
+    # partitions): a thread computes it while this one runs the tests and decisions.
+    with ThreadPoolExecutor(max_workers=1) as background:
+        pending = background.submit(_shared_intervals, settings, pairs, shared)
+        batched = _batched_parts(pairs)
+        inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
+        ratios = MeanRatio.concatenate([i.ratio for i in inputs])
+        confidences = np.array([complement(pair.alpha) for pair in pairs])
+        fieller = fieller_intervals(ratios, confidences)
+        delta = delta_intervals(ratios, confidences)
+        # Where Fieller's interval is unbounded at the widest level of the call, the call
+        # may use the bootstrap's (change.decide_calls).
+        fallback = ~call_fieller_bounds(ratios,
+                                        np.array([pair.call_confidence for pair in pairs]))[2]
+        protocols = []
+        for pair, parts in zip(pairs, batched, strict=True):
+            # The protocol's independent observations are the top-level units (SPEC §7).
+            analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
+                                    alpha=pair.alpha, large_sample=settings.large_sample,
+                                    tests=parts.tests, summaries=parts.summaries)
+            # The same protocol with the roles swapped: is the optimized version slower?
+            reverse = SlowdownCheck(*(
+                decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)
+                for decide in (decide_mean, decide_median)))
+            protocols.append((analysis, reverse))
+        intervals = pending.result()
     for position, pair in enumerate(pairs):
         if aggregate is None and not shared[position]:
             tables = draw_table(pair.initial), draw_table(pair.optimized)
@@ -268,12 +285,7 @@ def _analyse_pairs(
                 intervals[position] = table_bootstrap_interval(
                     *tables, complement(pair.alpha), settings.bootstrap, settings.seed)
     analysed = []
-    for position, (pair, parts) in enumerate(zip(pairs, batched, strict=True)):
-        # The protocol's independent observations are the top-level units (SPEC §7).
-        initial, optimized = pair.initial.top_level_means, pair.optimized.top_level_means
-        analysis = analyse_pair(initial, optimized, alpha=pair.alpha,
-                                large_sample=settings.large_sample, tests=parts.tests,
-                                summaries=parts.summaries)
+    for position, (pair, (analysis, reverse)) in enumerate(zip(pairs, protocols, strict=True)):
         confidence = complement(pair.alpha)
         # One random stream per benchmark: results do not depend on what else is analysed,
         # nor on how the benchmarks are shared among workers.
@@ -304,10 +316,7 @@ def _analyse_pairs(
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval,
                              fieller=fieller[position], delta=delta[position])
-        # The same protocol with the roles swapped: is the optimized version slower?
-        reverse = [decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)
-                   for decide in (decide_mean, decide_median)]
-        analysed.append(_Analysed(analysis, effect, SlowdownCheck(*reverse), resampled))
+        analysed.append(_Analysed(analysis, effect, reverse, resampled))
     return analysed, aggregate
 
 
@@ -346,6 +355,9 @@ def _decide_calls(
 
 #: Benchmarks per batch given to a worker...
 BATCH = 64
+#: ...and analysed at once in-process: the arrays of larger batches amortise numpy's
+#: per-call costs (10,000 pairs of 31 values: tests 0.75 s in batches of 64, 0.48 s of 1,024).
+SERIAL_BATCH = 1024
 #: ...and batches below which the run stays in-process: starting workers and sending them
 #: the samples costs more than it saves under ~250 benchmarks (0.54 s in-process against
 #: 0.74–0.92 s with 2 workers for a pyperformance-sized compare, benchmarks/compare_pyperf.py).
@@ -429,12 +441,14 @@ def analyse_benchmarks(
     # The costly benchmarks go to the workers while the others are analysed here.
     heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
              for pair in pairs]
-    batches = [[pair for pair, costly in zip(pairs, heavy, strict=True) if costly is side]
-               for side in (True, False)]
-    parallel, serial = ([group[i:i + BATCH] for i in range(0, len(group), BATCH)]
-                        for group in batches)
+    heavy_pairs, light_pairs = (
+        [pair for pair, costly in zip(pairs, heavy, strict=True) if costly is side]
+        for side in (True, False))
+    parallel = [heavy_pairs[i:i + BATCH] for i in range(0, len(heavy_pairs), BATCH)]
     if len(parallel) < MIN_PARALLEL_BATCHES:
-        parallel, serial = [], parallel + serial
+        parallel, light_pairs = [], heavy_pairs + light_pairs
+    serial = [light_pairs[i:i + SERIAL_BATCH]
+              for i in range(0, len(light_pairs), SERIAL_BATCH)]
     workers = (workers or default_workers()) if parallel else 1
     bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
                            if aggregate_method(settings) == "bootstrap" else None)
