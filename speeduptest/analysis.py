@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .batched import run_tests_batched
+from .batched import run_tests_both_ways
 from .change import MeanRatio, call_fieller_bounds, classify, decide_calls, widest_confidence
 from .config import BenchmarkSpec, read_config
 from .effect_size import (
@@ -217,8 +217,7 @@ def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
     for positions in _same_sizes(pairs, range(len(pairs))):
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
-        for position, *found in zip(positions, run_tests_batched(x, y),
-                                    run_tests_batched(y, x), summarise_rows(x),
+        for position, *found in zip(positions, *run_tests_both_ways(x, y), summarise_rows(x),
                                     summarise_rows(y), strict=True):
             parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]))
     return parts  # type: ignore[return-value]

@@ -619,7 +619,11 @@ def _common_scale(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     return xs, ys, unsafe
 
 
-def _run_chunk(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
+def _run_chunk(x: np.ndarray, y: np.ndarray, both_ways: bool
+               ) -> tuple[list[ProtocolTests], list[ProtocolTests] | None]:
+    """The tests of every row, initial vs optimized, and with ``both_ways`` also optimized vs
+    initial (the common scale, the spreads and Shapiro–Wilk computed once for both: the same
+    numbers as a second call with the roles swapped)."""
     n, m = x.shape[1], y.shape[1]
     xs, ys, unsafe = _common_scale(x, y)
     if unsafe.any():  # keep the arithmetic of the other rows free of inf and NaN
@@ -629,20 +633,40 @@ def _run_chunk(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
     var_x = np.where(constant_x, 0.0, np.var(xs, axis=1, ddof=1))
     var_y = np.where(constant_y, 0.0, np.var(ys, axis=1, ddof=1))
     mean_x, mean_y = xs.mean(axis=1), ys.mean(axis=1)
-    student, raises_student = _t_batch(mean_x, mean_y, var_x, var_y, n, m, equal_var=True)
-    welch, raises_welch = _t_batch(mean_x, mean_y, var_x, var_y, n, m, equal_var=False)
-    unsafe |= raises_student | raises_welch
     shapiro_x = _shapiro_batch(xs, constant_x)
     shapiro_y = _shapiro_batch(ys, constant_y)
-    f_tests = _f_batch(var_x, var_y, n, m)
+    median_x, median_y = np.median(xs, axis=1), np.median(ys, axis=1)
     ordered = (np.sort(xs, axis=1), np.sort(ys, axis=1)) if n + m >= LONG_ROW_SIZE else None
-    ks = _ks_batch(xs, ys, np.median(xs, axis=1), np.median(ys, axis=1), ordered)
-    wmw = _wmw_batch(xs, ys, ordered)
-    results = [ProtocolTests(*fields) for fields in zip(shapiro_x, shapiro_y, f_tests, student,
-                                                         welch, ks, wmw, strict=True)]
-    for row in np.flatnonzero(unsafe).tolist():
-        results[row] = run_tests(x[row], y[row])
-    return results
+
+    def one_way(forward: bool) -> list[ProtocolTests]:
+        nonlocal unsafe
+        if forward:
+            a, b, size_a, size_b, mean_a, mean_b = xs, ys, n, m, mean_x, mean_y
+            var_a, var_b, median_a, median_b = var_x, var_y, median_x, median_y
+            shapiro_a, shapiro_b, sorted_ab = shapiro_x, shapiro_y, ordered
+        else:
+            a, b, size_a, size_b, mean_a, mean_b = ys, xs, m, n, mean_y, mean_x
+            var_a, var_b, median_a, median_b = var_y, var_x, median_y, median_x
+            shapiro_a, shapiro_b = shapiro_y, shapiro_x
+            sorted_ab = None if ordered is None else ordered[::-1]
+        student, raises_student = _t_batch(mean_a, mean_b, var_a, var_b, size_a, size_b,
+                                           equal_var=True)
+        welch, raises_welch = _t_batch(mean_a, mean_b, var_a, var_b, size_a, size_b,
+                                       equal_var=False)
+        unsafe = unsafe | raises_student | raises_welch
+        f_tests = _f_batch(var_a, var_b, size_a, size_b)
+        ks = _ks_batch(a, b, median_a, median_b, sorted_ab)
+        wmw = _wmw_batch(a, b, sorted_ab)
+        return [ProtocolTests(*fields) for fields in zip(shapiro_a, shapiro_b, f_tests,
+                                                         student, welch, ks, wmw, strict=True)]
+
+    forward = one_way(True)
+    reverse = one_way(False) if both_ways else None
+    for row in np.flatnonzero(unsafe).tolist():  # unsafe either way: both per pair
+        forward[row] = run_tests(x[row], y[row])
+        if reverse is not None:
+            reverse[row] = run_tests(y[row], x[row])
+    return forward, reverse
 
 
 def run_tests_batched(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
@@ -660,6 +684,20 @@ def run_tests_batched(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
         ``run_tests(x[b], y[b])`` for b = 0 … B − 1: equal result objects, computed with the
         same floating-point operations.
     """
+    return _run_rows(x, y, both_ways=False)[0]
+
+
+def run_tests_both_ways(x: np.ndarray, y: np.ndarray
+                        ) -> tuple[list[ProtocolTests], list[ProtocolTests]]:
+    """``run_tests_batched(x, y)`` and ``run_tests_batched(y, x)`` (is the optimized version
+    slower?), sharing what does not depend on the direction."""
+    forward, reverse = _run_rows(x, y, both_ways=True)
+    assert reverse is not None
+    return forward, reverse
+
+
+def _run_rows(x: np.ndarray, y: np.ndarray, both_ways: bool
+              ) -> tuple[list[ProtocolTests], list[ProtocolTests] | None]:
     x = np.ascontiguousarray(x, dtype=float)
     y = np.ascontiguousarray(y, dtype=float)
     if x.ndim != 2 or y.ndim != 2 or x.shape[0] != y.shape[0]:
@@ -668,9 +706,15 @@ def run_tests_batched(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
     rows, n = x.shape
     m = y.shape[1]
     if n < 3 or m < 3:
-        return [run_tests(x[row], y[row]) for row in range(rows)]
+        return ([run_tests(x[row], y[row]) for row in range(rows)],
+                [run_tests(y[row], x[row]) for row in range(rows)] if both_ways else None)
     chunk = max(1, CHUNK_VALUES // (n + m))
-    results: list[ProtocolTests] = []
+    forward: list[ProtocolTests] = []
+    reverse: list[ProtocolTests] | None = [] if both_ways else None
     for start in range(0, rows, chunk):
-        results.extend(_run_chunk(x[start:start + chunk], y[start:start + chunk]))
-    return results
+        found, found_reverse = _run_chunk(x[start:start + chunk], y[start:start + chunk],
+                                          both_ways)
+        forward.extend(found)
+        if reverse is not None and found_reverse is not None:
+            reverse.extend(found_reverse)
+    return forward, reverse

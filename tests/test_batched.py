@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from speeduptest import batched
-from speeduptest.batched import run_tests_batched
+from speeduptest.batched import run_tests_batched, run_tests_both_ways
 from speeduptest.model import ProtocolTests
 from speeduptest.protocol import (
     decide_mean,
@@ -287,3 +287,26 @@ def test_property_any_small_batch(n: int, m: int, rows: int, data: st.DataObject
     y = np.array(data.draw(st.lists(st.lists(values, min_size=m, max_size=m),
                                     min_size=rows, max_size=rows))) * unit
     compare(x, y, "property")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 9), st.integers(3, 9), st.integers(1, 4), st.data(),
+       st.sampled_from([1e-300, 1e-9, 1.0, 1e200]))
+def test_property_both_ways_is_two_calls(n: int, m: int, rows: int, data: st.DataObject,
+                                         unit: float) -> None:
+    """The tests both ways share the common scale and Shapiro–Wilk: the same objects as two
+    calls with the roles swapped (ties, constant rows, any scale)."""
+    x = np.array(data.draw(st.lists(st.lists(values, min_size=n, max_size=n),
+                                    min_size=rows, max_size=rows))) * unit
+    y = np.array(data.draw(st.lists(st.lists(values, min_size=m, max_size=m),
+                                    min_size=rows, max_size=rows))) * unit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert run_tests_both_ways(x, y) == (run_tests_batched(x, y), run_tests_batched(y, x))
+
+
+@pytest.mark.parametrize(("n", "m"), [*SIZES, (3, 200), (400, 300)])
+def test_both_ways_is_two_calls(n: int, m: int) -> None:
+    rng = np.random.default_rng(7 * n + m)
+    x, y = benchmarks(rng, 64 if n * m < 10_000 else 4, n, m)
+    assert run_tests_both_ways(x, y) == (run_tests_batched(x, y), run_tests_batched(y, x))
