@@ -332,8 +332,8 @@ def max_confidence(verdict: VerdictRule, tests: ProtocolTests, small: bool) -> f
 _SMALLEST_ALPHA = float(np.nextafter(0.0, 1.0))
 
 
-def _sample_notices(side: str, values: np.ndarray) -> list[Notice]:
-    if values.max() != values.min():
+def _sample_notices(side: str, values: np.ndarray, summary: SampleSummary) -> list[Notice]:
+    if summary.max != summary.min:
         return []
     return [Notice(
         "identical-values",
@@ -446,12 +446,14 @@ def analyse_pair(
     y = np.asarray(optimized, dtype=float)
     if x.size < 3 or y.size < 3:
         raise ValueError("each sample needs at least 3 values")
-    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y)) and x.min() > 0 and y.min() > 0):
+    initial_summary, optimized_summary = (
+        (summarise(x), summarise(y)) if summaries is None else summaries)
+    # From the summaries: a NaN makes both comparisons false.
+    if not all(summary.min > 0 and summary.max < math.inf
+               for summary in (initial_summary, optimized_summary)):
         raise ValueError("execution times must be finite and > 0")
     small = x.size <= large_sample or y.size <= large_sample
     tests = run_tests(x, y) if tests is None else tests
-    initial_summary, optimized_summary = (
-        (summarise(x), summarise(y)) if summaries is None else summaries)
     speedup = Speedups(
         mean=initial_summary.mean / optimized_summary.mean,
         median=initial_summary.median / optimized_summary.median,
@@ -471,7 +473,8 @@ def analyse_pair(
         mean_max_confidence=max_confidence(mean_verdict, tests, small),
         median_max_confidence=max_confidence(median_verdict, tests, small),
         sample_notices=tuple(
-            _sample_notices("initial", x) + _sample_notices("optimized", y)
+            _sample_notices("initial", x, initial_summary)
+            + _sample_notices("optimized", y, optimized_summary)
             + _slowdown_notices(speedup) + _rank_test_notices(speedup, median)
             + _rank_test_reach_notices(x, y, median, alpha)
         ),
