@@ -138,9 +138,10 @@ def _read_benchmark(
             errors=spec.errors), None
     read = {}
     errors: list[InputError] = []
-    for role, file, selection in (("initial", spec.initial, spec.initial_selection),
-                                  ("optimized", spec.optimized, spec.optimized_selection)):
-        key = file_key(file)
+    for role, file, selection, known in (
+            ("initial", spec.initial, spec.initial_selection, spec.initial_key),
+            ("optimized", spec.optimized, spec.optimized_selection, spec.optimized_key)):
+        key = known or file_key(file)  # the config's stat, when it made one
         if key not in sources:
             sources[key] = read_source(file, options=options)
         read[role] = select(sources[key], selection)
@@ -287,9 +288,10 @@ def _analyse_pairs(
     for position, (pair, (analysis, reverse)) in enumerate(zip(pairs, protocols, strict=True)):
         confidence = complement(pair.alpha)
         # One random stream per benchmark: results do not depend on what else is analysed,
-        # nor on how the benchmarks are shared among workers.
-        rng = np.random.default_rng([settings.seed, pair.index])
-        drawn: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+        # nor on how the benchmarks are shared among workers. (Made where it is drawn from:
+        # most benchmarks never draw, and making one costs 9 µs.)
+        rng: np.random.Generator | None = None
+        drawn: tuple[np.ndarray, np.ndarray] = _NO_DRAWS
         # Too large to resample, unless forced, or unless the call may need the resamples
         # (then drawn exactly as with --bootstrap, so that both runs call alike).
         skipped = (aggregate is None and not bootstrap_forced and position not in intervals
@@ -300,6 +302,7 @@ def _analyse_pairs(
         elif skipped:
             interval = skipped_bootstrap(pair.initial, pair.optimized, settings.bootstrap)
         else:
+            rng = np.random.default_rng([settings.seed, pair.index])
             drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
                      resampled_means(pair.optimized, settings.bootstrap, rng))
             if aggregate is not None:
@@ -309,6 +312,8 @@ def _analyse_pairs(
         if fallback[position]:
             more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
             if more > 0:
+                if rng is None:
+                    rng = np.random.default_rng([settings.seed, pair.index])
                 drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
                          np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
             resampled = drawn[0] / drawn[1]
@@ -317,6 +322,9 @@ def _analyse_pairs(
                              fieller=fieller[position], delta=delta[position])
         analysed.append(_Analysed(analysis, effect, reverse, resampled))
     return analysed, aggregate
+
+
+_NO_DRAWS = (np.empty(0), np.empty(0))
 
 
 def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]

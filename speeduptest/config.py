@@ -44,6 +44,9 @@ class BenchmarkSpec:
     # The benchmark selected inside a result file (``path#name``); None: the whole file.
     initial_selection: str | None = None
     optimized_selection: str | None = None
+    # What identifies each file (device, inode) when the config found it; None: not looked up.
+    initial_key: tuple[int, int] | None = None
+    optimized_key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,18 +89,25 @@ def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | N
     return complement(confidence), None  # 1 − confidence, without binary noise
 
 
-def _path_problem(file: Path) -> str | None:
+def _path_status(file: Path) -> tuple[str | None, tuple[int, int] | None]:
     """Why the path of a sample file cannot even be looked at (it could not be resolved to
-    read it once): a symbolic link loop, or a name too long. Other problems (not found, not
-    readable) are found when the file is read."""
+    read it once): a symbolic link loop, or a name too long; other problems (not found, not
+    readable) are found when the file is read. And when it exists, what identifies the file
+    (:func:`speeduptest.analysis.file_key`, from the same stat)."""
     try:
-        os.stat(file)
+        status = os.stat(file)
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENAMETOOLONG):
-            return f"cannot be read ({error.strerror})"
+            return f"cannot be read ({error.strerror})", None
+        return None, None
     except ValueError:
-        return "cannot be read (invalid file name)"
-    return None
+        return "cannot be read (invalid file name)", None
+    return None, (status.st_dev, status.st_ino)
+
+
+def _path_problem(file: Path) -> str | None:
+    """The problem of :func:`_path_status`."""
+    return _path_status(file)[0]
 
 
 def header_notices(path: Path, header_line: int, header: list[str],
@@ -206,12 +216,12 @@ def read_config(path: Path, default_alpha: float) -> Config:
         for role in ("initial", "optimized"):
             if record[role]:
                 file, selection = split_reference(record[role], path.parent)
-                paths[role] = (file, _display(file, selection), selection)
-                problem = _path_problem(file)
+                problem, key = _path_status(file)
+                paths[role] = (file, _display(file, selection), selection, key)
                 if problem:
                     errors.append(f"{role} sample file {_shown_path(paths[role][1])}: {problem}")
             else:
-                paths[role] = (None, None, None)
+                paths[role] = (None, None, None, None)
                 if cells:  # (a row that is not valid CSV has its error already)
                     errors.append(f"the {role} sample file is not given")
         weight, weight_error = _parse_weight(record.get("weight", ""))
@@ -229,5 +239,7 @@ def read_config(path: Path, default_alpha: float) -> Config:
             errors=tuple(InputError(str(path), line, message) for message in errors),
             initial_selection=paths["initial"][2],
             optimized_selection=paths["optimized"][2],
+            initial_key=paths["initial"][3],
+            optimized_key=paths["optimized"][3],
         ))
     return Config(path, tuple(benchmarks), tuple(notices))
