@@ -26,6 +26,7 @@ import difflib
 import hashlib
 import json
 import os
+import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -201,16 +202,7 @@ def read_source(file: Path, display: str | None = None,
     default, the path as given, normalised)."""
     display = visible(display if display is not None else os.path.normpath(str(file)))
     try:
-        with open(file, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_BYTES:
-                return SourceFile(display, "file", (),
-                                  problem=f"is larger than {_size(MAX_BYTES)}: not read")
-            # Asking for the stated size (+1) spares an allocation of MAX_BYTES per file
-            # (25 µs each); a device or pipe states no size, and a file may have grown.
-            raw = handle.read(size + 1)
-            if len(raw) > size:
-                raw += handle.read(MAX_BYTES + 1 - len(raw))
+        raw = _read_bytes(file)
     except FileNotFoundError:
         return SourceFile(display, "file", (), problem="file not found")
     except IsADirectoryError:
@@ -219,13 +211,40 @@ def read_source(file: Path, display: str | None = None,
         return SourceFile(display, "file", (), problem=f"cannot be read ({error.strerror})")
     except ValueError:  # a NUL character in the path
         return SourceFile(display, "file", (), problem="cannot be read (invalid file name)")
-    if len(raw) > MAX_BYTES:
+    if raw is None or len(raw) > MAX_BYTES:
         return SourceFile(display, "file", (), problem=f"is larger than {_size(MAX_BYTES)}: "
                           "not read")
     source = parse_source(raw, display, os.path.basename(file), options)
     return SourceFile(source.path, source.format, source.samples, problem=source.problem,
                       errors=source.errors, sha256=hashlib.sha256(raw).hexdigest(),
                       notices=source.notices)
+
+
+def _read_bytes(file: Path) -> bytes | None:
+    """A file's content, or None when it states more than MAX_BYTES (more than MAX_BYTES
+    bytes returned: it grew beyond). With the system calls themselves: ``open()`` adds an
+    fstat, an ioctl and an lseek per file (60,000 calls for 10,000 benchmarks)."""
+    descriptor = os.open(file, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        status = os.fstat(descriptor)
+        if status.st_size > MAX_BYTES:
+            return None
+        # Asking for the stated size (+1) spares an allocation of MAX_BYTES per file (25 µs
+        # each). A regular file that returns no more is read whole; a device or a pipe states
+        # no size (a read may return less than is to come), and a file may have grown.
+        raw = os.read(descriptor, status.st_size + 1)
+        if len(raw) <= status.st_size and stat.S_ISREG(status.st_mode):
+            return raw
+        chunks, total = [raw], len(raw)
+        while total <= MAX_BYTES:
+            chunk = os.read(descriptor, min(MAX_BYTES + 1 - total, 1 << 24))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def _printable(source: SourceFile) -> SourceFile:
