@@ -335,12 +335,14 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
+    from .allocator import keep_freed_memory
     from .config import ConfigError
     from .model import RunInfo, Settings
     from .readers import ReadOptions
     from .versions_entry import analyse_any_config, compare_any
     from .versions_model import VersionsResults
 
+    keep_freed_memory()
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,
