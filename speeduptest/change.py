@@ -65,7 +65,7 @@ SMALLEST_RISK = 1e-10
 SMALLEST_P = 1e-300
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MeanRatio:
     """What Fieller's interval of θ = mean(initial) / mean(optimized) needs, per benchmark.
 
@@ -250,7 +250,7 @@ def adjusted_p_values(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray
     return holm, bh
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Change:
     """The call of one benchmark, with the interval and the figures it was made from."""
 

@@ -92,7 +92,7 @@ _CHUNK_ROWS_ELEMENTS = 1 << 20
 _DRAW_TABLE_LIMIT = 1 << 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatioInterval:
     """A confidence interval for the speedup; ``bounded`` is False when it is infinite."""
 
@@ -495,7 +495,7 @@ def describe_change(speedup: float, interval: RatioInterval, confidence: float) 
             f"{change_words(interval.high)}; the interval includes no change)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectSize:
     """Speedup of the means of one benchmark, with its intervals and variance components."""
 
@@ -516,7 +516,7 @@ class EffectSize:
         return self.fieller if self.fieller.bounded else self.bootstrap
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectInputs:
     """What every interval of one benchmark is made from, computed once: each side's variance
     components at the scale that brings its grand mean near 1 (multiplied by a power of two,

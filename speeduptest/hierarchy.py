@@ -187,7 +187,7 @@ def _depth(node) -> int:
     return 1 + _depth(node[0])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VarianceComponents:
     """Kalibera–Jones variance estimators of one side, level 1 (measurements) first.
 

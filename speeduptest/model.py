@@ -20,7 +20,7 @@ Verdict = Literal["significant", "not_significant", "inconclusive"]
 Status = Literal["ok", "error"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SampleSummary:
     n: int
     mean: float
@@ -30,7 +30,7 @@ class SampleSummary:
     std: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Speedups:
     """ET(initial) / ET(optimized) for each execution-time estimator."""
 
@@ -39,7 +39,7 @@ class Speedups:
     min: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProtocolTests:
     """Every test of the protocol, computed once; decisions at any risk level read them."""
 
@@ -61,7 +61,7 @@ class ProtocolTests:
         return [test.p_value for test in tests if test.p_value is not None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The outcome of one decision tree at one risk level, with the path taken in words."""
 
@@ -71,7 +71,7 @@ class Decision:
     notices: tuple[Notice, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PairAnalysis:
     """The Speedup-Test protocol applied to one initial/optimized pair."""
 
@@ -105,7 +105,7 @@ class PairAnalysis:
         return None if statistic is None else statistic / (self.initial.n * self.optimized.n)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SlowdownCheck:
     """The protocol run with initial and optimized swapped, for every benchmark: is the
     optimized version significantly *slower*?"""
@@ -118,7 +118,7 @@ class SlowdownCheck:
         return "significant" in (self.mean.verdict, self.median.verdict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BenchmarkResult:
     name: str
     weight: float | None
@@ -148,7 +148,7 @@ class BenchmarkResult:
         return "ok" if self.analysis is not None and not self.errors else "error"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProportionEstimate:
     """How many benchmarks were accelerated, with a confidence interval for the proportion."""
 
@@ -161,7 +161,7 @@ class ProportionEstimate:
     required_benchmarks: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AggregateInterval:
     """A speedup over all benchmarks with its confidence interval, and the method that made
     it: "delta" (the delta method on the log, the default) or "bootstrap"."""
@@ -174,7 +174,7 @@ class AggregateInterval:
     method: str = "delta"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OverallFigure:
     """Weighted overall speedup and gain for one execution-time estimator."""
 
@@ -184,7 +184,7 @@ class OverallFigure:
     interval: AggregateInterval | None = None  # for the mean only
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CallCounts:
     """How many analysed benchmarks got each call, and how the calls were made."""
 
@@ -205,7 +205,7 @@ class CallCounts:
         return self.faster + self.slower + self.unchanged + self.uncertain
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Overall:
     mean: OverallFigure
     median: OverallFigure
@@ -218,7 +218,7 @@ class Overall:
     notices: tuple[Notice, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Settings:
     alpha: float = 0.05
     proportion_confidence: float | None = None  # None: 1 - alpha
@@ -251,7 +251,7 @@ def complement(probability: float) -> float:
     return float(f"{1.0 - probability:.12g}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InputFile:
     """An input file of the run, with its checksum for the reproducibility block."""
 
@@ -259,7 +259,7 @@ class InputFile:
     sha256: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RunInfo:
     """How this run was started; shown in the reports, kept out of results.json so that the
     same input and seed give a byte-identical file."""
@@ -268,7 +268,7 @@ class RunInfo:
     started: str  # ISO 8601, UTC
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Source:
     """What was analysed: a config file, or two result files paired by benchmark name."""
 
@@ -290,7 +290,7 @@ class Source:
         return Path(self.label).name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Results:
     tool_version: str
     settings: Settings

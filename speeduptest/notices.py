@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InputError:
     """A problem with the input, located in a file (and line, where there is one)."""
 
@@ -18,7 +18,7 @@ class InputError:
         return f"{where}: {self.message}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Notice:
     """A warning: what happened, and what the user can do about it."""
 

@@ -37,6 +37,7 @@ Alternative = Literal["two-sided", "greater", "less"]
 class _HypothesisTest:
     """Decision helpers shared by every result object (which all have ``p_value``)."""
 
+    __slots__ = ()  # the results' own slots hold their fields (no instance dictionaries)
     p_value: float | None
 
     @property
@@ -48,7 +49,7 @@ class _HypothesisTest:
         return self.p_value is not None and self.p_value <= alpha
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShapiroResult(_HypothesisTest):
     """Shapiro–Wilk test of normality of one sample (H0: the sample is normal)."""
 
@@ -58,7 +59,7 @@ class ShapiroResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FTestResult(_HypothesisTest):
     """F-test of equal variances, F = var(x) / var(y) (H0: the variances are equal)."""
 
@@ -70,7 +71,7 @@ class FTestResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TTestResult(_HypothesisTest):
     """Two-sample t-test of the means (Student's pooled or Welch's)."""
 
@@ -82,7 +83,7 @@ class TTestResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KSResult(_HypothesisTest):
     """Two-sample Kolmogorov–Smirnov test (H0: both samples come from the same distribution)."""
 
@@ -93,7 +94,7 @@ class KSResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WilcoxonResult(_HypothesisTest):
     """Wilcoxon–Mann–Whitney rank-sum test, W = #{x_i > y_j} + ½ #{x_i = y_j}."""
 
