@@ -392,6 +392,7 @@ def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool
     return max(pair.initial.measurements, pair.optimized.measurements) * resamples
 
 
+@cycle_collection_paused()  # the config's rows too (100,000 rows: 3.5 s -> 2.4 s)
 def analyse_config(
     config_path: Path | str,
     settings: Settings,

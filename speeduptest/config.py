@@ -186,6 +186,7 @@ def read_config(path: Path, default_alpha: float) -> Config:
 
     first_seen: dict[str, int] = {}
     benchmarks = []
+    folder = path.parent  # sample paths are relative to the config's folder
     for line, cells in rows[1:]:
         errors: list[str] = []
         if isinstance(cells, str):  # not valid CSV: nothing of it can be trusted
@@ -215,7 +216,7 @@ def read_config(path: Path, default_alpha: float) -> Config:
         paths = {}
         for role in ("initial", "optimized"):
             if record[role]:
-                file, selection = split_reference(record[role], path.parent)
+                file, selection = split_reference(record[role], folder)
                 problem, key = _path_status(file)
                 paths[role] = (file, _display(file, selection), selection, key)
                 if problem:

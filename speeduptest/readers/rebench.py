@@ -36,7 +36,13 @@ _REQUIRED = ("benchmark", "executor")
 _QUALIFIERS = ("suite", "extraArgs", "cores", "inputSize", "varValue", "tag", "machine")
 
 
+#: How a line of numbers starts: neither a comment, nor a header, nor an old-format line.
+_NUMBER_START = frozenset("0123456789.+-")
+
+
 def looks_like(text: str) -> bool:
+    if text.lstrip()[:1] in _NUMBER_START:  # a plain sample's first value (the common case)
+        return False
     for line in text[:65536].splitlines():
         if line.startswith("#!") and "rebench" in line:
             return True
