@@ -58,7 +58,7 @@ from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
-from .protocol import analyse_pair, decide_mean, decide_median, summarise_rows
+from .protocol import analyse_pair, decide_mean, decide_median, summarise_rows, tie_free_rows
 from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
 from .samples import Sample
 
@@ -197,6 +197,7 @@ class _BatchedParts:
     tests: ProtocolTests  # initial vs optimized
     reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
     summaries: tuple[SampleSummary, SampleSummary]
+    tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
 
 
 def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]:
@@ -219,8 +220,9 @@ def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
         for position, *found in zip(positions, *run_tests_both_ways(x, y), summarise_rows(x),
-                                    summarise_rows(y), strict=True):
-            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]))
+                                    summarise_rows(y), tie_free_rows(x, y).tolist(),
+                                    strict=True):
+            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]), found[4])
     return parts  # type: ignore[return-value]
 
 
@@ -271,7 +273,8 @@ def _analyse_pairs(
             # The protocol's independent observations are the top-level units (SPEC §7).
             analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
                                     alpha=pair.alpha, large_sample=settings.large_sample,
-                                    tests=parts.tests, summaries=parts.summaries)
+                                    tests=parts.tests, summaries=parts.summaries,
+                                    tie_free=parts.tie_free)
             # The same protocol with the roles swapped: is the optimized version slower?
             reverse = SlowdownCheck(*(
                 decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)

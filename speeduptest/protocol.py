@@ -361,17 +361,16 @@ def _rank_test_notices(speedup: Speedups, median: Decision) -> list[Notice]:
 
 
 def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
-                             alpha: float) -> list[Notice]:
-    """Samples too small for the rank test ever to reject at α, whatever the times."""
+                             alpha: float, tie_free: bool = False) -> list[Notice]:
+    """Samples too small for the rank test ever to reject at α, whatever the times.
+    ``tie_free``: the most favourable case is known to have no ties (:func:`tie_free_rows`)."""
     if median.verdict == "significant":
         return []
-    # The most favourable case with these sizes and ties: every initial time above every
-    # optimized one (at a scale below 1, so that no time near 1e308 overflows; a power of two
-    # changes no tie).
-    _, exponent = math.frexp(max(x.max(), y.max()))
-    x, y = np.ldexp(x, -exponent), np.ldexp(y, -exponent)
-    x = x - x.min() + 2 * y.max()
-    best = _best_rank_p_value(x.size, y.size, _tie_sizes(x), _tie_sizes(y))
+    if tie_free:
+        best = _best_rank_p_value(x.size, y.size, (), ())
+    else:
+        x, y = _most_favourable(x, y)
+        best = _best_rank_p_value(x.size, y.size, _tie_sizes(x), _tie_sizes(y))
     if best is None or best <= alpha:
         return []
     return [Notice(
@@ -382,6 +381,27 @@ def _rank_test_reach_notices(x: np.ndarray, y: np.ndarray, median: Decision,
         "Collect more runs per side (4 against 4 distinct times can reach p = 0.014), or "
         "time with a finer resolution if ties come from the timer.",
     )]
+
+
+def _most_favourable(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The most favourable case with these sizes and ties: every initial time above every
+    optimized one (at a scale below 1, so that no time near 1e308 overflows; a power of two
+    changes no tie). Rows of 2-D arrays each on their own, with the same operations."""
+    exponent = np.frexp(np.maximum(x.max(axis=-1), y.max(axis=-1)))[1][..., None]
+    x, y = np.ldexp(x, -exponent), np.ldexp(y, -exponent)
+    return x - x.min(axis=-1, keepdims=True) + 2 * y.max(axis=-1, keepdims=True), y
+
+
+def tie_free_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per row of ``x`` and ``y`` (B × n and B × m): whether the rank test's most favourable
+    case (:func:`_rank_test_reach_notices`) has no ties on either side, for a whole batch
+    (most timing samples have none; the sizes then give the best p-value, cached)."""
+    def untied(values: np.ndarray) -> np.ndarray:
+        ordered = np.sort(values, axis=1)
+        return (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
+
+    favourable_x, favourable_y = _most_favourable(x, y)
+    return untied(favourable_x) & untied(favourable_y)
 
 
 def _tie_sizes(values: np.ndarray) -> tuple[int, ...]:
@@ -425,6 +445,7 @@ def analyse_pair(
     initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30,
     tests: ProtocolTests | None = None,
     summaries: tuple[SampleSummary, SampleSummary] | None = None,
+    tie_free: bool = False,
 ) -> PairAnalysis:
     """Apply the Speedup-Test protocol to one benchmark.
 
@@ -441,6 +462,9 @@ def analyse_pair(
         :func:`speeduptest.batched.run_tests_batched` over many benchmarks at once).
     summaries
         The summaries of both samples when already computed (:func:`summarise_rows`).
+    tie_free
+        True when :func:`tie_free_rows` found no ties in the rank test's most favourable
+        case (False: look for them here).
     """
     x = np.asarray(initial, dtype=float)
     y = np.asarray(optimized, dtype=float)
@@ -476,7 +500,7 @@ def analyse_pair(
             _sample_notices("initial", x, initial_summary)
             + _sample_notices("optimized", y, optimized_summary)
             + _slowdown_notices(speedup) + _rank_test_notices(speedup, median)
-            + _rank_test_reach_notices(x, y, median, alpha)
+            + _rank_test_reach_notices(x, y, median, alpha, tie_free)
         ),
         initial_values=x,
         optimized_values=y,

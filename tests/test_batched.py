@@ -310,3 +310,32 @@ def test_both_ways_is_two_calls(n: int, m: int) -> None:
     rng = np.random.default_rng(7 * n + m)
     x, y = benchmarks(rng, 64 if n * m < 10_000 else 4, n, m)
     assert run_tests_both_ways(x, y) == (run_tests_batched(x, y), run_tests_batched(y, x))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(3, 9), st.integers(3, 9), st.integers(1, 4), st.data(),
+       st.sampled_from([1e-310, 1e-300, 1e-9, 1.0, 1e200, 1e307]))
+def test_property_tie_free_rows_as_per_pair(n: int, m: int, rows: int, data: st.DataObject,
+                                            unit: float) -> None:
+    """The batch's tie check of the rank test's most favourable case says "no ties" exactly
+    where the per-pair computation finds none (values the shift may merge included)."""
+    from speeduptest.protocol import _most_favourable, _tie_sizes, tie_free_rows
+
+    x = np.array(data.draw(st.lists(st.lists(values, min_size=n, max_size=n),
+                                    min_size=rows, max_size=rows))) * unit
+    y = np.array(data.draw(st.lists(st.lists(values, min_size=m, max_size=m),
+                                    min_size=rows, max_size=rows))) * unit
+
+    def most_favourable(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # One pair, written with scalars (as protocol computed it before the batched check).
+        _, exponent = math.frexp(max(a.max(), b.max()))
+        a, b = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
+        return a - a.min() + 2 * b.max(), b
+
+    expected = [_tie_sizes(a) == () and _tie_sizes(b) == ()
+                for a, b in (most_favourable(x[row], y[row]) for row in range(rows))]
+    assert tie_free_rows(x, y).tolist() == expected
+    for row in range(rows):  # and the per-pair path computes the same values
+        for got, want in zip(_most_favourable(x[row], y[row]), most_favourable(x[row], y[row]),
+                             strict=True):
+            assert got.tobytes() == want.tobytes()
