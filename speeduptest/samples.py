@@ -37,6 +37,9 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 # (the common case: 10⁶ values in 0.3 s) when every token is a number; any other file, or a
 # token that is not a number, is read token by token, with each problem located.
 _NOT_PLAIN = re.compile(r"[^0-9.eE+\- \t\n\r\f\v]")
+#: How a text of numbers starts (after white space): neither JSON, nor a comment, a header
+#: or the log line of a benchmark tool's file.
+NUMBER_START = frozenset("0123456789.+-")
 NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 #: Problems listed per file (or per benchmark of a result file) before the rest are counted.
 MAX_LISTED = 3
@@ -164,19 +167,30 @@ def number_problem(token: str) -> tuple[float | None, str | None]:
     return value, None
 
 
+def plain_values(text: str) -> np.ndarray | None:
+    """The values of a sample text made only of numbers, all finite and > 0 (the common
+    case, read at once); None when anything needs the token-by-token reading of
+    :func:`parse_sample_text` (a comment, a bad value, nothing)."""
+    if _NOT_PLAIN.search(text):
+        return None
+    tokens = text.split()
+    try:  # float() takes exactly the decimal numbers made of these characters
+        plain = np.fromiter(map(float, tokens), float, len(tokens))
+    except ValueError:
+        return None
+    # Negative values, and values that overflow or round to 0, are reported by the
+    # token-by-token path. (The ufuncs' reduce: ndarray.min's wrapper costs more than the
+    # reduction of a 31-value file.)
+    if plain.size and np.minimum.reduce(plain) > 0 and np.maximum.reduce(plain) < math.inf:
+        return plain
+    return None
+
+
 def parse_sample_text(text: str, path: str) -> Sample:
     """Parse the text of a sample file; ``path`` is only used to locate errors."""
-    if not _NOT_PLAIN.search(text):
-        tokens = text.split()
-        try:  # float() takes exactly the decimal numbers made of these characters
-            plain = np.fromiter(map(float, tokens), float, len(tokens))
-        except ValueError:
-            plain = np.empty(0)
-        # Negative values, and values that overflow or round to 0, are reported by the
-        # token-by-token path below. (The ufuncs' reduce: ndarray.min's wrapper costs more
-        # than the reduction of a 31-value file.)
-        if plain.size and np.minimum.reduce(plain) > 0 and np.maximum.reduce(plain) < math.inf:
-            return Sample(path, Hierarchy.flat(plain))
+    plain = plain_values(text)
+    if plain is not None:
+        return Sample(path, Hierarchy.flat(plain))
     values: list[float] = []
     errors = ErrorList(path, "bad values")
     for line_number, line in enumerate(physical_lines(text), start=1):

@@ -3,12 +3,15 @@ with the commands that made them), and on damaged copies of those files."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from speeduptest.readers import parse_source, read_source, select
 from speeduptest.readers.units import seconds_per
@@ -458,3 +461,47 @@ def test_a_plain_sample_named_dot_data_is_still_a_plain_sample(tmp_path):
     (tmp_path / "run.data").write_text("# seconds\n1.5 1.6\n1.55\n")
     sample = select(read_source(tmp_path / "run.data", "run.data"), None)
     assert sample.ok and sample.data.top_level_means.size == 3
+
+
+_PIECES = ["1", "2.5", " ", "\n", "\t", "-1", "0", "1e400", "1e-400", "+3", ".5", "5.", "#",
+           "x", "nan", "\x00", "\ufeff", "{", "[", "1,2", "\r\n", "1e5", "E", "..", "1_0",
+           "invocation\titeration\tvalue\tunit\tcriterion", "#!rebench", "\x1c", "\u00e9"]
+_NAMES = ["a.txt", "a.json", "a.csv", "a.JSON", ".json", "a", "a.data", "a.txt.gz", "..csv",
+          "a.csv.", "x.b.CSV"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8), st.sampled_from(_NAMES),
+       st.sampled_from([b"", b"\xef\xbb\xbf"]), st.sampled_from([b"", b"\xff"]))
+def test_property_plain_fast_path_is_what_parse_source_reads(
+        pieces: list[str], name: str, bom: bytes, tail: bytes) -> None:
+    """read_source's shortcut for plain samples takes only files that parse_source reads as
+    one plain sample without a problem, with the same values."""
+    from speeduptest.readers import _plain_sample
+    from speeduptest.samples import Sample
+
+    raw = bom + "".join(pieces).encode() + tail
+    plain = _plain_sample(raw, name)
+    if plain is None:
+        return
+    full = parse_source(raw, "p", name)
+    assert (full.format, full.problem, full.errors, full.notices) == ("sample", None, (), ())
+    (sample,) = full.samples
+    assert dataclasses.replace(sample, data=None) == Sample("p", None)
+    assert sample.data.level_names == ("measurement",)
+    assert sample.data.root.tobytes() == plain.tobytes()
+
+
+def test_plain_fast_path_is_taken_for_plain_files(tmp_path: Path) -> None:
+    import hashlib
+
+    from speeduptest.readers import _plain_sample
+
+    path = tmp_path / "times.txt"
+    path.write_text("1.5\n2.5 3e-1\n")
+    raw = path.read_bytes()
+    assert _plain_sample(raw, path.name).tolist() == [1.5, 2.5, 0.3]
+    fast, full = read_source(path), parse_source(raw, str(path), path.name)
+    assert (fast.path, fast.format, fast.sha256) == (full.path, full.format,
+                                                    hashlib.sha256(raw).hexdigest())
+    assert fast.samples[0].data.root.tolist() == full.samples[0].data.root.tolist()

@@ -23,7 +23,7 @@ import json
 import re
 
 from ..notices import Notice
-from ..samples import MAX_NAME, number_problem, physical_lines, shortened
+from ..samples import MAX_NAME, NUMBER_START, number_problem, physical_lines, shortened
 from .common import ErrorList, SourceFile, cut_last_line, grouped_sample, json_repr, named, quote
 from .units import SECONDS, seconds_per
 
@@ -36,12 +36,8 @@ _REQUIRED = ("benchmark", "executor")
 _QUALIFIERS = ("suite", "extraArgs", "cores", "inputSize", "varValue", "tag", "machine")
 
 
-#: How a line of numbers starts: neither a comment, nor a header, nor an old-format line.
-_NUMBER_START = frozenset("0123456789.+-")
-
-
 def looks_like(text: str) -> bool:
-    if text.lstrip()[:1] in _NUMBER_START:  # a plain sample's first value (the common case)
+    if text.lstrip()[:1] in NUMBER_START:  # a plain sample's first value (the common case)
         return False
     for line in text[:65536].splitlines():
         if line.startswith("#!") and "rebench" in line:
