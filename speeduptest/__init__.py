@@ -6,12 +6,7 @@ optimized, Settings(…))`` for two result files of a benchmark tool; ``Results`
 ``to_dataframe()``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("speeduptest")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.1.0"
+__version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
 
 __all__ = ["Results", "Settings", "__version__", "analyse_config", "analyse_pair",
            "compare_files"]

@@ -61,3 +61,12 @@ def test_python_api_compare_files():
                                         speeduptest.Settings(bootstrap=200))
     frame = results.to_dataframe()
     assert "sort" in set(frame["benchmark"]) and set(frame["unit"]) == {"s"}
+
+
+def test_version_is_the_installed_distributions() -> None:
+    """__version__ is written once (speeduptest/__init__.py) and pyproject.toml reads it."""
+    from importlib.metadata import version
+
+    import speeduptest
+
+    assert version("speeduptest") == speeduptest.__version__
