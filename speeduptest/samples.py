@@ -204,14 +204,17 @@ def parse_sample_text(text: str, path: str) -> Sample:
     return Sample(path, data, errors.result())
 
 
-def csv_rows(text: str) -> list[tuple[int, list[str] | str]]:
-    """The rows of a CSV text with their physical line numbers; blank and ``#`` lines skipped.
+def csv_rows(text: str, limit: int | None = None) -> list[tuple[int, list[str] | str]]:
+    """The rows of a CSV text with their physical line numbers; blank and ``#`` lines skipped
+    (the first ``limit`` rows only, when given).
 
     One row per line (a cell cannot hold a line break); a line that is not valid CSV (an
     unclosed quote) gives the reason as a string instead of its cells.
     """
     rows: list[tuple[int, list[str] | str]] = []
     for number, line in enumerate(physical_lines(text), start=1):
+        if len(rows) == limit:
+            break
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:

@@ -78,8 +78,10 @@ class VersionsConfig:
     notices: tuple[Notice, ...] = ()
 
 
-def _header(path: Path) -> tuple[int, list[str], list[tuple[int, list[str] | str]]]:
-    rows = csv_rows(_read_text(path))
+def _header(path: Path, limit: int | None = None
+            ) -> tuple[int, list[str], list[tuple[int, list[str] | str]]]:
+    """The header row (its line and cells) and the rows after it (``limit`` rows in all)."""
+    rows = csv_rows(_read_text(path), limit)
     if not rows:
         raise ConfigError(f"{path}: the config is empty (it needs a header row and benchmarks)")
     line, cells = rows[0]
@@ -93,7 +95,7 @@ def config_form(path: Path) -> Form:
     and anything unreadable: :func:`speeduptest.config.read_config` says why), "long" (a
     ``version`` column) or "wide" (anything else)."""
     try:
-        _, cells, _ = _header(path)
+        _, cells, _ = _header(path, limit=1)
     except ConfigError:
         return "pair"
     header = [cell.lower() for cell in cells]
