@@ -58,7 +58,13 @@ from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
-from .protocol import analyse_pair, decide_mean, decide_median, summarise_rows, tie_free_rows
+from .protocol import (
+    analyse_pair,
+    mean_outcome,
+    median_outcome,
+    summarise_rows,
+    tie_free_rows,
+)
 from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
 from .samples import Sample
 
@@ -277,8 +283,8 @@ def _analyse_pairs(
                                     tie_free=parts.tie_free)
             # The same protocol with the roles swapped: is the optimized version slower?
             reverse = SlowdownCheck(*(
-                decide(parts.reverse_tests, analysis.small, pair.alpha, settings.large_sample)
-                for decide in (decide_mean, decide_median)))
+                outcome(parts.reverse_tests, analysis.small, pair.alpha)
+                for outcome in (mean_outcome, median_outcome)))
             protocols.append((analysis, reverse))
         intervals = pending.result()
     for position, pair in enumerate(pairs):

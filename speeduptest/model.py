@@ -108,7 +108,8 @@ class PairAnalysis:
 @dataclass(frozen=True, slots=True)
 class SlowdownCheck:
     """The protocol run with initial and optimized swapped, for every benchmark: is the
-    optimized version significantly *slower*?"""
+    optimized version significantly *slower*? Verdicts and reasons only (no steps or
+    warnings: what reports show of the reverse protocol)."""
 
     mean: Decision
     median: Decision

@@ -312,6 +312,43 @@ def median_verdict(tests: ProtocolTests, small: bool, alpha: float) -> Verdict:
     return "significant" if tests.wilcoxon.rejects(alpha) else "not_significant"
 
 
+def mean_outcome(tests: ProtocolTests, small: bool, alpha: float) -> Decision:
+    """:func:`decide_mean`'s verdict and reason, without the steps and warnings (for the
+    reverse protocol, of which only these are shown: 10,000 benchmarks, 0.15 s less)."""
+    verdict = mean_verdict(tests, small, alpha)
+    chosen = tests.t_test_at(alpha)
+    name = "Student's" if chosen.variant == "student" else "Welch's"
+    if verdict == "inconclusive":
+        sides = (tests.shapiro_initial, tests.shapiro_optimized)
+        if small and any(not side.computed or side.rejects(alpha) for side in sides):
+            rejected = any(side.rejects(alpha) for side in sides)
+            reason = f"small samples; normality {'rejected' if rejected else 'not checkable'}"
+        else:
+            reason = f"t-test not computable ({chosen.note})"
+    elif verdict == "significant":
+        reason = f"{name} t-test p {_p(chosen.p_value)} ≤\u00a0α"
+    else:
+        slower = chosen.statistic is not None and chosen.statistic < 0
+        reason = ("slower; " if slower else "") + f"{name} t-test p {_p(chosen.p_value)} >\u00a0α"
+    return Decision(verdict, reason, ())
+
+
+def median_outcome(tests: ProtocolTests, small: bool, alpha: float) -> Decision:
+    """:func:`decide_median`'s verdict and reason, without the steps and warnings."""
+    verdict = median_verdict(tests, small, alpha)
+    ks, wmw = tests.ks, tests.wilcoxon
+    if verdict == "inconclusive":
+        reason = (f"small samples; shapes differ (KS p {_p(ks.p_value)})"
+                  if small and ks.rejects(alpha) else f"rank test not computable ({wmw.note})")
+    elif verdict == "significant":
+        reason = f"Wilcoxon p {_p(wmw.p_value)} ≤\u00a0α"
+    else:
+        n, m = tests.shapiro_initial.n, tests.shapiro_optimized.n
+        slower = wmw.statistic is not None and wmw.statistic < n * m / 2
+        reason = ("slower; " if slower else "") + f"Wilcoxon p {_p(wmw.p_value)} >\u00a0α"
+    return Decision(verdict, reason, ())
+
+
 def max_confidence(verdict: VerdictRule, tests: ProtocolTests, small: bool) -> float | None:
     """The highest confidence 1 − α* at which the whole protocol says ``significant``.
 

@@ -23,12 +23,14 @@ from hypothesis import strategies as st
 
 from speeduptest import batched
 from speeduptest.batched import run_tests_batched, run_tests_both_ways
-from speeduptest.model import ProtocolTests
+from speeduptest.model import Decision, ProtocolTests
 from speeduptest.protocol import (
     decide_mean,
     decide_median,
     max_confidence,
+    mean_outcome,
     mean_verdict,
+    median_outcome,
     median_verdict,
     run_tests,
 )
@@ -98,14 +100,17 @@ def assert_same_tests(got: ProtocolTests, want: ProtocolTests, where: str) -> fl
 def assert_same_decisions(got: ProtocolTests, want: ProtocolTests, where: str) -> None:
     n, m = want.shapiro_initial.n, want.shapiro_optimized.n
     small = n <= LARGE_SAMPLE or m <= LARGE_SAMPLE
-    for decide, verdict in ((decide_mean, mean_verdict), (decide_median, median_verdict)):
+    for decide, verdict, outcome in ((decide_mean, mean_verdict, mean_outcome),
+                                     (decide_median, median_verdict, median_outcome)):
         # At the p-values too: where max_confidence evaluates the rules.
         for alpha in ALPHAS + tuple(p for p in got.p_values() if 0 < p < 1):
             decision = decide(got, small, alpha, LARGE_SAMPLE)
             assert decision == decide(want, small, alpha, LARGE_SAMPLE), (
                 f"{where} {decide.__name__}")
-            # The verdict-only rule (for max_confidence) follows the tree in words.
+            # The verdict-only rule (for max_confidence) follows the tree in words, and so
+            # does the verdict-and-reason one (for the reverse protocol).
             assert verdict(got, small, alpha) == decision.verdict, f"{where} {verdict.__name__}"
+            assert outcome(got, small, alpha) == Decision(decision.verdict, decision.reason, ())
         assert (max_confidence(verdict, got, small)
                 == max_confidence(verdict, want, small)), f"{where} max_confidence"
 
