@@ -60,6 +60,7 @@ from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overa
 from .parallel import default_workers, worker_pool
 from .protocol import (
     analyse_pair,
+    max_confidence_rows,
     mean_outcome,
     median_outcome,
     summarise_rows,
@@ -204,6 +205,8 @@ class _BatchedParts:
     reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
     summaries: tuple[SampleSummary, SampleSummary]
     tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
+    # The highest confidences of the mean and median verdicts (None: computed per pair).
+    max_confidences: tuple[float | None, float | None] | None = None
 
 
 def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]:
@@ -217,18 +220,22 @@ def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]
     return list(groups.values())
 
 
-def _batched_parts(pairs: list[_Pair]) -> list[_BatchedParts]:
-    """The protocol's tests of every pair, both ways, and the summaries of its samples, run
-    together for the pairs whose top-level samples have the same sizes (identical to running
-    them pair by pair)."""
+def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]:
+    """The protocol's tests of every pair, both ways, the summaries of its samples and what
+    the decisions need over many benchmarks, computed together for the pairs whose
+    top-level samples have the same sizes (identical to computing them pair by pair)."""
     parts: list[_BatchedParts | None] = [None] * len(pairs)
     for positions in _same_sizes(pairs, range(len(pairs))):
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
-        for position, *found in zip(positions, *run_tests_both_ways(x, y), summarise_rows(x),
+        tests, reverse = run_tests_both_ways(x, y)
+        small = x.shape[1] <= large_sample or y.shape[1] <= large_sample
+        for position, *found in zip(positions, tests, reverse, summarise_rows(x),
                                     summarise_rows(y), tie_free_rows(x, y).tolist(),
+                                    max_confidence_rows(tests, [small] * len(tests)),
                                     strict=True):
-            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]), found[4])
+            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]), found[4],
+                                            found[5])
     return parts  # type: ignore[return-value]
 
 
@@ -264,7 +271,7 @@ def _analyse_pairs(
     # partitions): a thread computes it while this one runs the tests and decisions.
     with ThreadPoolExecutor(max_workers=1) as background:
         pending = background.submit(_shared_intervals, settings, pairs, shared)
-        batched = _batched_parts(pairs)
+        batched = _batched_parts(pairs, settings.large_sample)
         inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
         ratios = MeanRatio.concatenate([i.ratio for i in inputs])
         confidences = np.array([complement(pair.alpha) for pair in pairs])
@@ -280,7 +287,8 @@ def _analyse_pairs(
             analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
                                     alpha=pair.alpha, large_sample=settings.large_sample,
                                     tests=parts.tests, summaries=parts.summaries,
-                                    tie_free=parts.tie_free)
+                                    tie_free=parts.tie_free,
+                                    max_confidences=parts.max_confidences)
             # The same protocol with the roles swapped: is the optimized version slower?
             reverse = SlowdownCheck(*(
                 outcome(parts.reverse_tests, analysis.small, pair.alpha)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -369,6 +369,43 @@ def max_confidence(verdict: VerdictRule, tests: ProtocolTests, small: bool) -> f
 _SMALLEST_ALPHA = float(np.nextafter(0.0, 1.0))
 
 
+def max_confidence_rows(tests: Sequence[ProtocolTests], small: Sequence[bool]
+                        ) -> list[tuple[float | None, float | None]]:
+    """``max_confidence`` of the mean and of the median protocol for many benchmarks at
+    once: the same levels tried in the same order (each p-value below 1, smallest first) and
+    the same rules (:func:`mean_verdict`, :func:`median_verdict`), written over arrays
+    (10,000 benchmarks: 0.23 s one by one)."""
+    if not tests:
+        return []
+    p = np.array([[np.nan if result.p_value is None else result.p_value for result in (
+        row.shapiro_initial, row.shapiro_optimized, row.f_test, row.t_student, row.t_welch,
+        row.ks, row.wilcoxon)] for row in tests])
+    shapiro_x, shapiro_y, f_test, student, welch, ks, wilcoxon = p.T
+    is_small = np.asarray(small, dtype=bool)
+    levels = np.sort(p, axis=1)  # not computed (NaN) last
+    tried = levels < 1  # from the first p-value ≥ 1 on, nothing is tried
+    levels = np.maximum(levels, _SMALLEST_ALPHA)
+    mean = np.zeros(levels.shape, dtype=bool)
+    median = np.zeros(levels.shape, dtype=bool)
+    for column in range(levels.shape[1]):
+        alpha = levels[:, column]
+        # NaN compares False: a test not computed never rejects.
+        not_normal = is_small & (np.isnan(shapiro_x) | (shapiro_x <= alpha)
+                                 | np.isnan(shapiro_y) | (shapiro_y <= alpha))
+        chosen = np.where(f_test <= alpha, welch, student)
+        mean[:, column] = ~not_normal & (chosen <= alpha)
+        median[:, column] = ~(is_small & (ks <= alpha)) & (wilcoxon <= alpha)
+    rows = np.arange(levels.shape[0])
+    found = []
+    for significant in (mean & tried, median & tried):
+        first = significant.argmax(axis=1)
+        confidence = (1.0 - levels[rows, first]).tolist()
+        found.append([level if any_ else None
+                      for level, any_ in zip(confidence, significant.any(axis=1).tolist(),
+                                             strict=True)])
+    return list(zip(found[0], found[1], strict=True))
+
+
 def _sample_notices(side: str, values: np.ndarray, summary: SampleSummary) -> list[Notice]:
     if summary.max != summary.min:
         return []
@@ -483,6 +520,7 @@ def analyse_pair(
     tests: ProtocolTests | None = None,
     summaries: tuple[SampleSummary, SampleSummary] | None = None,
     tie_free: bool = False,
+    max_confidences: tuple[float | None, float | None] | None = None,
 ) -> PairAnalysis:
     """Apply the Speedup-Test protocol to one benchmark.
 
@@ -502,6 +540,9 @@ def analyse_pair(
     tie_free
         True when :func:`tie_free_rows` found no ties in the rank test's most favourable
         case (False: look for them here).
+    max_confidences
+        The highest confidences of the mean and median verdicts when already computed
+        (:func:`max_confidence_rows`).
     """
     x = np.asarray(initial, dtype=float)
     y = np.asarray(optimized, dtype=float)
@@ -531,8 +572,10 @@ def analyse_pair(
         tests=tests,
         mean=decide_mean(tests, small, alpha, large_sample),
         median=median,
-        mean_max_confidence=max_confidence(mean_verdict, tests, small),
-        median_max_confidence=max_confidence(median_verdict, tests, small),
+        mean_max_confidence=(max_confidence(mean_verdict, tests, small)
+                             if max_confidences is None else max_confidences[0]),
+        median_max_confidence=(max_confidence(median_verdict, tests, small)
+                               if max_confidences is None else max_confidences[1]),
         sample_notices=tuple(
             _sample_notices("initial", x, initial_summary)
             + _sample_notices("optimized", y, optimized_summary)

@@ -28,6 +28,7 @@ from speeduptest.protocol import (
     decide_mean,
     decide_median,
     max_confidence,
+    max_confidence_rows,
     mean_outcome,
     mean_verdict,
     median_outcome,
@@ -124,6 +125,11 @@ def per_pair(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
 def compare(x: np.ndarray, y: np.ndarray, label: str, decisions: bool = True) -> float:
     got, want = run_tests_batched(x, y), per_pair(x, y)
     assert len(got) == len(want) == len(x)
+    # The highest confidences over the batch, as max_confidence finds them pair by pair.
+    small = x.shape[1] <= LARGE_SAMPLE or y.shape[1] <= LARGE_SAMPLE
+    assert max_confidence_rows(got, [small] * len(got)) == [
+        (max_confidence(mean_verdict, tests, small), max_confidence(median_verdict, tests, small))
+        for tests in got], label
     worst = 0.0
     for row, (result, expected) in enumerate(zip(got, want, strict=True)):
         where = f"{label} row {row}"

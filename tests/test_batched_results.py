@@ -13,9 +13,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
 
 
-def per_pair_parts(pairs):
+def per_pair_parts(pairs, large_sample):
     """The tests both ways and the summaries, computed pair by pair (and the rank test's
-    most favourable case searched for ties pair by pair: tie_free False)."""
+    most favourable case searched for ties, the highest confidences computed, pair by
+    pair: tie_free False, max_confidences None)."""
     return [analysis._BatchedParts(run_tests(x, y), run_tests(y, x), (summarise(x), summarise(y)),
                                    tie_free=False)
             for x, y in ((p.initial.top_level_means, p.optimized.top_level_means)
