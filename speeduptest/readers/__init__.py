@@ -223,8 +223,10 @@ def read_source(file: Path, display: str | None = None,
     sha256 = hashlib.sha256(raw).hexdigest()
     filename = os.path.basename(file)
     plain = _plain_sample(raw, filename)
-    if plain is not None:  # what parse_source makes of it, without its steps
-        return SourceFile(display, "sample", (Sample(display, Hierarchy.flat(plain)),),
+    if plain is not None:  # what parse_source makes of it, without its steps (and the
+        # sample with its checksum already, as select gives it)
+        return SourceFile(display, "sample",
+                          (Sample(display, Hierarchy.flat(plain), sha256=sha256),),
                           sha256=sha256)
     source = parse_source(raw, display, filename, options)
     return SourceFile(source.path, source.format, source.samples, problem=source.problem,
@@ -360,6 +362,9 @@ def _failed(source: SourceFile, display: str, problem: str) -> Sample:
 
 def _in_file(source: SourceFile, sample: Sample, display: str) -> Sample:
     """A sample as the user named it, with its file's checksum and the file-wide problems."""
+    if (sample.path == display and sample.sha256 == source.sha256 and not source.errors
+            and not source.notices):
+        return sample  # already so (a plain sample file)
     return Sample(display, sample.data, source.errors + sample.errors, problem=sample.problem,
                   sha256=source.sha256, name=sample.name, variant=sample.variant,
                   unit=sample.unit, notes=sample.notes, notices=source.notices + sample.notices)
