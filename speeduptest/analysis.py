@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
 import itertools
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,7 @@ from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
+from .prefetch import prefetched
 from .protocol import (
     analyse_pair,
     max_confidence_rows,
@@ -133,11 +135,35 @@ def file_key(file: Path | str) -> tuple[int, int] | str:
     return status.st_dev, status.st_ino
 
 
+def _read_benchmarks(
+    specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
+) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+    """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
+    ``sources``), the bytes of many files read ahead by a child process (prefetch)."""
+    keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
+                                            spec.optimized_key or file_key(spec.optimized)))
+             for spec in specs]
+    unread: dict = {}  # by key, in the order the benchmarks first need them
+    for spec, keys in keyed:
+        for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
+            if key not in sources:
+                unread.setdefault(key, file)
+    with contextlib.closing(prefetched(list(unread.values()))) as contents:
+        arriving = zip(unread.items(), contents, strict=True)
+        for index, (spec, keys) in enumerate(keyed, start=1):
+            for key in keys:
+                while key not in sources:
+                    (file_read, file), content = next(arriving)
+                    sources[file_read] = read_source(file, options=options, content=content)
+            yield _read_benchmark(index, spec, keys, config, sources)
+
+
 def _read_benchmark(
-    index: int, spec: BenchmarkSpec, config: str, sources: dict, options: ReadOptions,
+    index: int, spec: BenchmarkSpec, keys: tuple, config: str, sources: dict,
 ) -> tuple[BenchmarkResult, _Pair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable.
-    ``sources``: the files read so far, by :func:`file_key`."""
+    ``sources``: the files read, by :func:`file_key`, among them this benchmark's (``keys``:
+    initial, optimized)."""
     if spec.errors:
         return BenchmarkResult(
             name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
@@ -145,12 +171,8 @@ def _read_benchmark(
             errors=spec.errors), None
     read = {}
     errors: list[InputError] = []
-    for role, file, selection, known in (
-            ("initial", spec.initial, spec.initial_selection, spec.initial_key),
-            ("optimized", spec.optimized, spec.optimized_selection, spec.optimized_key)):
-        key = known or file_key(file)  # the config's stat, when it made one
-        if key not in sources:
-            sources[key] = read_source(file, options=options)
+    for role, key, selection in (("initial", keys[0], spec.initial_selection),
+                                 ("optimized", keys[1], spec.optimized_selection)):
         read[role] = select(sources[key], selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
@@ -445,8 +467,7 @@ def analyse_benchmarks(
     ``sources``: files already read, by :func:`file_key` (each file is read once)."""
     sources = dict(sources or {})
     benchmarks, pairs = [], []
-    for index, spec in enumerate(specs, start=1):
-        result, pair = _read_benchmark(index, spec, source.label, sources, options)
+    for result, pair in _read_benchmarks(specs, source.label, sources, options):
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)

@@ -203,12 +203,14 @@ def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> Source
 
 
 def read_source(file: Path, display: str | None = None,
-                options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
+                options: ReadOptions = DEFAULT_OPTIONS, content: bytes | None = None
+                ) -> SourceFile:
     """Read and recognise a file; ``display`` is how its path is shown to the user (by
-    default, the path as given, normalised)."""
+    default, the path as given, normalised). ``content``: the file's bytes when already read
+    (:mod:`speeduptest.prefetch`)."""
     display = visible(display if display is not None else os.path.normpath(str(file)))
     try:
-        raw = _read_bytes(file)
+        raw = _read_bytes(file) if content is None else content
     except FileNotFoundError:
         return SourceFile(display, "file", (), problem="file not found")
     except IsADirectoryError:

@@ -1,0 +1,65 @@
+"""The child process that reads files ahead (speeduptest.prefetch): what it sends, and that a
+run reads the same with it as without it, problem files included."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import speeduptest.prefetch as prefetch
+from speeduptest.cli import main
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+from throughput import make_config
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the child is Linux-only")
+
+
+def test_contents_or_read_it_yourself(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"1 2 3\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    large = tmp_path / "large.txt"
+    large.write_bytes(b"1\n" * (prefetch.PREFETCH_MAX_BYTES // 2 + 1))
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    paths = [plain, tmp_path / "missing.txt", empty, large, folder, fifo, Path("a\0b"), plain]
+    assert list(prefetch.prefetched(paths)) == [b"1 2 3\n", None, b"", None, None, None, None,
+                                                 b"1 2 3\n"]
+
+
+def test_closing_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    path = tmp_path / "plain.txt"
+    path.write_bytes(b"1 2 3\n")
+    contents = prefetch.prefetched([path] * 5000)
+    assert next(contents) == b"1 2 3\n"
+    contents.close()
+    with pytest.raises(ChildProcessError):  # no child left to wait for
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_run_reads_the_same_with_and_without_the_child(tmp_path: Path, monkeypatch) -> None:
+    config = make_config(tmp_path, 600, 9, seed=3)  # 1,200 files: the child reads them
+    # Problems of every kind, each reported with its file and line either way.
+    (tmp_path / "b1-initial.txt").unlink()
+    (tmp_path / "b2-optimized.txt").write_text("1.0 -2 x\n")
+    (tmp_path / "b3-initial.txt").write_bytes(b"\xff\xfe")
+    (tmp_path / "b4-optimized.txt").unlink()
+    (tmp_path / "b4-optimized.txt").mkdir()
+    (tmp_path / "b5-initial.txt").write_text("")
+    (tmp_path / "b6-initial.txt").write_text("# comment\n1 2 3\n")
+    arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "50"]
+    assert main([*arguments, "-o", str(tmp_path / "with")]) == 1
+    monkeypatch.setattr(prefetch, "MIN_FILES", 10**9)
+    assert main([*arguments, "-o", str(tmp_path / "without")]) == 1
+    with_child = (tmp_path / "with" / "results.json").read_bytes()
+    assert with_child == (tmp_path / "without" / "results.json").read_bytes()
+    assert b"file not found" in with_child and b"is a directory" in with_child
