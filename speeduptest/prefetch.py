@@ -18,6 +18,7 @@ import signal
 import stat
 import struct
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -35,7 +36,10 @@ _BLOCK = 1 << 18
 def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
     """For each of ``paths``, in order: its content, or None where the caller must read the
     file itself. A generator: close it (or run it to the end) to reap the child."""
-    if len(paths) < MIN_FILES or not hasattr(os, "fork") or sys.platform != "linux":
+    # Not from a process with other threads (a program using the API): a lock one of them
+    # holds could stay locked in the child.
+    if (len(paths) < MIN_FILES or sys.platform != "linux" or not hasattr(os, "fork")
+            or threading.active_count() > 1):
         yield from (None for _ in paths)
         return
     read_end, write_end = os.pipe()
