@@ -18,7 +18,14 @@ import numpy as np
 
 from . import __version__
 from .batched import run_tests_both_ways
-from .change import MeanRatio, call_fieller_bounds, classify, decide_calls, widest_confidence
+from .change import (
+    Change,
+    MeanRatio,
+    call_fieller_bounds,
+    classify,
+    decide_calls,
+    widest_confidence,
+)
 from .config import BenchmarkSpec, read_config
 from .effect_size import (
     EffectSize,
@@ -380,23 +387,20 @@ def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
     return intervals
 
 
-def _decide_calls(
-    benchmarks: list[BenchmarkResult], resampled: dict[int, np.ndarray | None],
-    settings: Settings,
-) -> tuple[list[BenchmarkResult], CallCounts]:
-    """Every analysed benchmark's call: it depends on all of them (the correction)."""
-    positions = [i for i, b in enumerate(benchmarks) if b.status == "ok"]
-    analysed = [benchmarks[i] for i in positions]
+def _decide_calls(analysed: dict[int, _Analysed], settings: Settings
+                  ) -> tuple[dict[int, Change], CallCounts]:
+    """Every analysed benchmark's call, by position: it depends on all of them (the
+    correction)."""
+    positions = sorted(analysed)
+    done = [analysed[position] for position in positions]
     changes = decide_calls(
-        MeanRatio.concatenate([b.effect.ratio for b in analysed]),
-        [b.analysis.alpha for b in analysed],
-        [resampled[i] for i in positions],
-        [b.analysis.tests.t_test_at(b.analysis.alpha).p_value for b in analysed],
-        threshold=settings.threshold, correction=settings.correction) if positions else []
-    benchmarks = list(benchmarks)
-    for position, change in zip(positions, changes, strict=True):
-        benchmarks[position] = dataclasses.replace(benchmarks[position], change=change)
-    return benchmarks, CallCounts.of(changes, settings.threshold, settings.correction)
+        MeanRatio.concatenate([result.effect.ratio for result in done]),
+        [result.analysis.alpha for result in done],
+        [result.resampled_speedups for result in done],
+        [result.analysis.tests.t_test_at(result.analysis.alpha).p_value for result in done],
+        threshold=settings.threshold, correction=settings.correction) if done else []
+    return (dict(zip(positions, changes, strict=True)),
+            CallCounts.of(changes, settings.threshold, settings.correction))
 
 
 #: Benchmarks per batch given to a worker...
@@ -499,7 +503,8 @@ def analyse_benchmarks(
     bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
                            if aggregate_method(settings) == "bootstrap" else None)
     analysed_count = 0
-    resampled: dict[int, np.ndarray | None] = {}
+    done: dict[int, _Analysed] = {}  # by position in the config
+    designs: dict[int, str | None] = {}
     analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
     with worker_pool(workers) as parallel_map:
         outputs = itertools.chain(map(analyse, serial), parallel_map(analyse, parallel))
@@ -507,16 +512,16 @@ def analyse_benchmarks(
             if bootstrap_aggregate is not None:
                 bootstrap_aggregate.merge(partial)
             for pair, result in zip(batch, analysed, strict=True):
-                position = pair.index - 1
-                benchmarks[position] = dataclasses.replace(
-                    benchmarks[position], analysis=result.analysis, effect=result.effect,
-                    slowdown=result.slowdown,
-                    design=_describe_design(pair.initial, pair.optimized))
-                resampled[position] = result.resampled_speedups
+                done[pair.index - 1] = result
+                designs[pair.index - 1] = _describe_design(pair.initial, pair.optimized)
             analysed_count += len(batch)
             if progress is not None:
                 progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
-    benchmarks, calls = _decide_calls(benchmarks, resampled, settings)
+    changes, calls = _decide_calls(done, settings)
+    for position, result in done.items():
+        benchmarks[position] = benchmarks[position].analysed(
+            result.analysis, result.effect, result.slowdown, changes[position],
+            designs[position])
     analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
     aggregate = bootstrap_aggregate
     if aggregate is None and analysed:

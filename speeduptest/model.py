@@ -137,6 +137,17 @@ class BenchmarkResult:
     input_notes: tuple[str, ...] = ()  # how the files were read, e.g. warm-ups left out
     input_notices: tuple[Notice, ...] = ()  # warnings about how the files' values were used
 
+    def analysed(self, analysis: PairAnalysis, effect: EffectSize, slowdown: SlowdownCheck,
+                 change: Change, design: str | None) -> BenchmarkResult:
+        """This benchmark as read, with its analysis and call (built in one go: a
+        ``dataclasses.replace`` costs 10 µs, 0.1 s for 10,000 benchmarks)."""
+        return BenchmarkResult(
+            name=self.name, weight=self.weight, alpha=self.alpha, config_line=self.config_line,
+            initial_path=self.initial_path, optimized_path=self.optimized_path,
+            analysis=analysis, effect=effect, slowdown=slowdown, change=change, design=design,
+            errors=self.errors, unit=self.unit, input_notes=self.input_notes,
+            input_notices=self.input_notices)
+
     @property
     def notices(self) -> tuple[Notice, ...]:
         """Every warning of this benchmark: the input's, the protocol's, the effect size's."""
