@@ -1,0 +1,80 @@
+"""Where a JSON-only run spends its time: wall, user and system seconds and page faults per
+stage, in-process (issue 11's breakdown).
+
+Usage: python benchmarks/stages.py [--benchmarks 10000] [--values 31] [CONFIG]
+
+Without CONFIG, writes a synthetic one as benchmarks/throughput.py does (``make_config``).
+Each stage is timed by wrapping its function (imports are timed before the run): the config,
+the reading of every benchmark (``_read_benchmarks`` as the loop consumes it), the analysis of
+the pairs (with the bootstrap thread beside it), the calls, the overall figures, and
+results.json. Stages nest: "analyse_benchmarks" holds reading, pairs, calls and overall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from throughput import make_config
+
+
+def _snapshot() -> list[float]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return [time.perf_counter(), usage.ru_utime, usage.ru_stime, usage.ru_minflt]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("config", nargs="?", type=Path)
+    parser.add_argument("--benchmarks", type=int, default=10_000)
+    parser.add_argument("--values", type=int, default=31)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        config = args.config or make_config(Path(folder), args.benchmarks, args.values)
+        start = _snapshot()
+        from speeduptest import analysis, cli
+        from speeduptest.render import json_results
+
+        timings: dict[str, list[float]] = {"imports": [a - b for a, b in
+                                                       zip(_snapshot(), start, strict=True)]}
+
+        def timed(module: object, name: str, label: str) -> None:
+            original = getattr(module, name)
+
+            def wrapper(*positional, **keywords):
+                before = _snapshot()
+                try:
+                    return original(*positional, **keywords)
+                finally:
+                    spent = timings.setdefault(label, [0.0] * 4)
+                    for index, (after, then) in enumerate(zip(_snapshot(), before,
+                                                              strict=True)):
+                        spent[index] += after - then
+
+            setattr(module, name, wrapper)
+
+        for module, name, label in (
+                (analysis, "read_config", "config"),
+                (analysis, "analyse_benchmarks", "analyse_benchmarks"),
+                (analysis, "_analyse_pairs", "  pairs"),
+                (analysis, "_decide_calls", "  calls"),
+                (analysis, "overall_figures", "  overall"),
+                (json_results, "render_json_bytes", "results.json")):
+            timed(module, name, label)
+        before = _snapshot()
+        code = cli.main([str(config), "--quiet", "-o", str(Path(folder) / "out"),
+                         "--format", "json"])
+        timings["run (after imports)"] = [a - b for a, b in
+                                          zip(_snapshot(), before, strict=True)]
+    print(f"{'stage':22s} {'wall':>6s} {'user':>6s} {'sys':>6s} {'faults':>8s}   exit {code}")
+    for label, (wall, user, system, faults) in timings.items():
+        print(f"{label:22s} {wall:6.2f} {user:6.2f} {system:6.2f} {faults:8.0f}")
+    print("(the reading is what analyse_benchmarks spends outside pairs, calls and overall)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
