@@ -7,7 +7,7 @@ virtual machine of the benchmarks a first touch costs ~10 µs (it is a fault in 
 Measured with ``benchmarks/versus_r.py --sizes 100000 --skip-r``: 47 s → 40 s, page faults
 850,000 → 600,000, peak RSS unchanged (2.3 GB); no change at 10,000 benchmarks. The process
 ends with the run, so what it keeps is not lost for long. Library users are left alone: only
-the command line calls :func:`keep_freed_memory`.
+the command line (``cli.console_main``) calls :func:`keep_freed_memory`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def keep_freed_memory() -> bool:
     """Tell glibc's allocator to keep freed memory for reuse; False where it is not glibc."""
     try:
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # not glibc (macOS, Windows, musl without it)
+    except (OSError, AttributeError, TypeError):  # not glibc (macOS, musl; Windows: TypeError)
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int

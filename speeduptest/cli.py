@@ -298,6 +298,16 @@ def _plan(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def console_main() -> int:
+    """The ``speeduptest`` command (and ``python -m speeduptest``): :func:`main`, in a
+    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`;
+    programs calling :func:`main` themselves are left alone)."""
+    from .allocator import keep_freed_memory
+
+    keep_freed_memory()
+    return main()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["plan"]:
@@ -335,14 +345,12 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
-    from .allocator import keep_freed_memory
     from .config import ConfigError
     from .model import RunInfo, Settings
     from .readers import ReadOptions
     from .versions_entry import analyse_any_config, compare_any
     from .versions_model import VersionsResults
 
-    keep_freed_memory()
     settings = Settings(
         alpha=args.alpha,
         proportion_confidence=args.proportion_confidence,

@@ -13,6 +13,7 @@ caller reads it exactly as without the child, so every problem is reported as be
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -36,19 +37,26 @@ _BLOCK = 1 << 18
 def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
     """For each of ``paths``, in order: its content, or None where the caller must read the
     file itself. A generator: close it (or run it to the end) to reap the child."""
-    # Not from a process with other threads (a program using the API): a lock one of them
-    # holds could stay locked in the child.
+    # Not from a process with other threads (a program using the API: a lock one of them
+    # holds could stay locked in the child), nor where children are reaped by the system
+    # (SIGCHLD ignored, inherited across exec): this one could not wait for its own.
     if (len(paths) < MIN_FILES or sys.platform != "linux" or not hasattr(os, "fork")
-            or threading.active_count() > 1):
+            or threading.active_count() > 1
+            or signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN):
         yield from (None for _ in paths)
         return
-    read_end, write_end = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - the child process (its exit status is not read)
-        os.close(read_end)
-        _serve(paths, write_end)
-    os.close(write_end)
+    # Ctrl-C and SIGTERM wait while the child starts: one in the child before it ignores
+    # them would run this process's handlers there; one here before the reaping ``try``
+    # would leave the child behind.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
+        child, read_end = _fork(paths, previous)
+    except OSError:  # no pipe or no process to be had (limits, memory): read them here
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        yield from (None for _ in paths)
+        return
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         with os.fdopen(read_end, "rb", buffering=1 << 20) as stream:
             for _ in paths:
                 header = stream.read(_HEADER.size)
@@ -62,7 +70,38 @@ def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
                 content = stream.read(size)
                 yield content if len(content) == size else None
     finally:
-        os.kill(child, signal.SIGKILL)  # done or abandoned (an interrupt): nothing to wait for
+        _reap(child)
+
+
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+def _fork(paths: Sequence[Path], mask: set) -> tuple[int, int]:
+    """Start the child (signals held by the caller); its pid and the pipe's read end."""
+    read_end, write_end = os.pipe()
+    try:
+        child = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        raise
+    if child == 0:  # pragma: no cover - the child process (its exit status is not read)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(read_end)
+        _serve(paths, write_end)
+    os.close(write_end)
+    return child, read_end
+
+
+def _reap(child: int) -> None:
+    """Stop the child (done, or abandoned on an interrupt) and wait for it."""
+    try:
+        os.kill(child, signal.SIGKILL)
+    except ProcessLookupError:  # reaped by someone else (a host program waiting for any)
+        return
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(child, 0)
 
 
@@ -70,7 +109,6 @@ def _serve(paths: Sequence[Path], out: int) -> None:
     """In the child: write each file's frame to ``out``, then exit without running any of
     the parent's exit handlers."""
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
         frames: list[bytes] = []
         gathered = 0
         for path in paths:
@@ -87,8 +125,16 @@ def _serve(paths: Sequence[Path], out: int) -> None:
 
 
 def _content(path: Path) -> bytes | None:
-    """The whole content of a regular file of at most PREFETCH_MAX_BYTES, else None."""
-    try:  # not blocking on a named pipe without a writer (the caller then opens it)
+    """The whole content of a regular file of at most PREFETCH_MAX_BYTES, else None. Only a
+    regular file is opened (opening a named pipe or a device can have effects: a waiting
+    writer would send its data to the child)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size > PREFETCH_MAX_BYTES:
+        return None
+    try:  # non-blocking: should it have become a named pipe since, do not wait
         descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except (OSError, ValueError):
         return None

@@ -548,12 +548,15 @@ def analyse_pair(
     y = np.asarray(optimized, dtype=float)
     if x.size < 3 or y.size < 3:
         raise ValueError("each sample needs at least 3 values")
-    initial_summary, optimized_summary = (
-        (summarise(x), summarise(y)) if summaries is None else summaries)
-    # From the summaries: a NaN makes both comparisons false.
-    if not all(summary.min > 0 and summary.max < math.inf
-               for summary in (initial_summary, optimized_summary)):
+    if summaries is None:
+        if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))
+                and x.min() > 0 and y.min() > 0):
+            raise ValueError("execution times must be finite and > 0")
+        summaries = summarise(x), summarise(y)
+    # (Given summaries are checked instead: a NaN makes both comparisons false.)
+    elif not all(summary.min > 0 and summary.max < math.inf for summary in summaries):
         raise ValueError("execution times must be finite and > 0")
+    initial_summary, optimized_summary = summaries
     small = x.size <= large_sample or y.size <= large_sample
     tests = run_tests(x, y) if tests is None else tests
     speedup = Speedups(

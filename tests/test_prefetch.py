@@ -63,3 +63,54 @@ def test_a_run_reads_the_same_with_and_without_the_child(tmp_path: Path, monkeyp
     with_child = (tmp_path / "with" / "results.json").read_bytes()
     assert with_child == (tmp_path / "without" / "results.json").read_bytes()
     assert b"file not found" in with_child and b"is a directory" in with_child
+
+
+def test_a_named_pipe_with_a_waiting_writer_is_left_to_the_caller(tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    """The child opens regular files only: opening a named pipe would take a waiting
+    writer's data (the caller, opening it next, would then wait forever)."""
+    import threading
+
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    written = []
+
+    def writer() -> None:
+        with open(fifo, "w") as stream:  # blocks until somebody opens the pipe to read
+            stream.write("1.1\n1.2\n1.3\n")
+        written.append(True)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"1 2 3\n")
+    monkeypatch.setattr(prefetch.threading, "active_count", lambda: 1)  # the writer thread
+    assert list(prefetch.prefetched([fifo, plain])) == [None, b"1 2 3\n"]
+    assert not written  # nobody opened it: the caller's read gets the data
+    with open(fifo) as stream:
+        assert stream.read() == "1.1\n1.2\n1.3\n"
+    thread.join(5)
+
+
+def test_without_a_child_when_the_system_reaps_them_or_refuses_one(tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    import errno
+    import signal
+
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    path = tmp_path / "plain.txt"
+    path.write_bytes(b"1 2 3\n")
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        assert list(prefetch.prefetched([path, path])) == [None, None]
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    descriptors = len(os.listdir("/proc/self/fd"))
+
+    def refused() -> int:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(prefetch.os, "fork", refused)
+    assert list(prefetch.prefetched([path, path])) == [None, None]
+    assert len(os.listdir("/proc/self/fd")) == descriptors  # the pipe closed again
