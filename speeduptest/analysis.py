@@ -69,6 +69,7 @@ from .parallel import default_workers, worker_pool
 from .prefetch import prefetched
 from .protocol import (
     analyse_pair,
+    is_small,
     max_confidence_rows,
     mean_outcome,
     median_outcome,
@@ -258,7 +259,7 @@ def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]
         x = np.stack([pairs[p].initial.top_level_means for p in positions])
         y = np.stack([pairs[p].optimized.top_level_means for p in positions])
         tests, reverse = run_tests_both_ways(x, y)
-        small = x.shape[1] <= large_sample or y.shape[1] <= large_sample
+        small = is_small(x.shape[1], y.shape[1], large_sample)
         for position, *found in zip(positions, tests, reverse, summarise_rows(x),
                                     summarise_rows(y), tie_free_rows(x, y).tolist(),
                                     max_confidence_rows(tests, [small] * len(tests)),

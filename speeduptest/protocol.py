@@ -90,6 +90,12 @@ def run_tests(x: np.ndarray, y: np.ndarray) -> ProtocolTests:
     )
 
 
+def is_small(n: int, m: int, large_sample: int) -> bool:
+    """Whether a pair of samples of n and m values is small for the protocol: one side has
+    at most ``large_sample`` values."""
+    return n <= large_sample or m <= large_sample
+
+
 def _size_step(small: bool, n: int, m: int, large_sample: int) -> str:
     if small:
         return (f"Small samples: n = {n}, m = {m}; at least one side has at most "
@@ -557,7 +563,7 @@ def analyse_pair(
     elif not all(summary.min > 0 and summary.max < math.inf for summary in summaries):
         raise ValueError("execution times must be finite and > 0")
     initial_summary, optimized_summary = summaries
-    small = x.size <= large_sample or y.size <= large_sample
+    small = is_small(x.size, y.size, large_sample)
     tests = run_tests(x, y) if tests is None else tests
     speedup = Speedups(
         mean=initial_summary.mean / optimized_summary.mean,

@@ -241,8 +241,7 @@ def _plain_sample(raw: bytes, filename: str) -> np.ndarray | None:
     lines; None for anything else, which goes the whole way."""
     if raw[:2] == b"\x1f\x8b" or raw[:3] == codecs.BOM_UTF8:
         return None
-    dot = filename.rfind(".")
-    if dot > 0 and filename[dot:].lower() in (".json", ".csv"):
+    if _suffixes(filename)[-1:] in ([".json"], [".csv"]):
         return None
     try:
         text = raw.decode("utf-8")
