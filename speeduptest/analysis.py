@@ -78,6 +78,7 @@ from .protocol import (
 )
 from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
 from .samples import Sample
+from .switching import quick_switches
 
 MIN_VALUES = 3
 
@@ -299,7 +300,7 @@ def _analyse_pairs(
               for pair in pairs]
     # The shared-count bootstrap is array work that releases the GIL (matrix products,
     # partitions): a thread computes it while this one runs the tests and decisions.
-    with ThreadPoolExecutor(max_workers=1) as background:
+    with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
         pending = background.submit(_shared_intervals, settings, pairs, shared)
         batched = _batched_parts(pairs, settings.large_sample)
         inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])

@@ -85,8 +85,10 @@ def default_resamples(benchmarks: int, aggregate_interval: str) -> int:
 #: Largest shared count matrix (resamples × values) kept per process; samples that need a
 #: larger one are resampled on their own random stream (2,000 resamples: up to 524 values).
 _SHARED_COUNTS_LIMIT = 1 << 20
-#: Resampled means computed at once by flat_bootstrap_intervals (benchmarks × resamples).
-_CHUNK_ROWS_ELEMENTS = 1 << 20
+#: Resampled means computed at once by flat_bootstrap_intervals (benchmarks × resamples): a
+#: chunk's arrays (2 MB each) stay in the cache between its steps. 10,000 pairs of 31 values
+#: at 2,000 resamples: 0.55 s at 2**18, 0.66 s at 2**20, 0.62 s at 2**14.
+_CHUNK_ROWS_ELEMENTS = 1 << 18
 #: Largest table of the means of every ordered draw of a lowest group's children (see
 #: _draw_table): 20 invocations of 3 iterations need 540 entries, of 5 iterations 62,500.
 _DRAW_TABLE_LIMIT = 1 << 16

@@ -158,3 +158,43 @@ def test_allocator_keeps_freed_memory_on_glibc() -> None:
         assert kept.strip() == "True"
     else:
         assert kept.strip() in ("True", "False")
+
+
+def test_quick_switches_lower_the_switch_interval_and_restore_it() -> None:
+    """While the bootstrap thread runs beside the analysis the GIL changes hands sooner
+    (speeduptest.switching); the interpreter's setting is given back, and never raised."""
+    from speeduptest.switching import quick_switches
+
+    before = sys.getswitchinterval()
+    try:
+        with quick_switches(0.0002):
+            assert sys.getswitchinterval() == pytest.approx(0.0002, abs=2e-6)
+        assert sys.getswitchinterval() == before
+        sys.setswitchinterval(0.0001)
+        with quick_switches(0.0002):
+            assert sys.getswitchinterval() == pytest.approx(0.0001, abs=2e-6)
+        with pytest.raises(KeyError), quick_switches(0.0005):
+            raise KeyError("restored on the way out too")
+        assert sys.getswitchinterval() == pytest.approx(0.0001, abs=2e-6)
+    finally:
+        sys.setswitchinterval(before)
+
+
+@pytest.mark.parametrize("chunk", [1, 2_000, 1 << 18])
+def test_shared_bootstrap_intervals_do_not_depend_on_the_chunks(chunk, monkeypatch) -> None:
+    """flat_bootstrap_intervals computes the benchmarks in chunks of rows: each row's interval
+    is the same whatever rows share its chunk (one row per chunk, several, all)."""
+    from speeduptest import effect_size
+
+    rng = np.random.default_rng(7)
+    initial = rng.lognormal(0, 0.3, (37, 12))
+    optimized = rng.lognormal(-0.1, 0.3, (37, 9))
+    confidence = [0.95] * 30 + [0.99] * 7
+    expected = effect_size.flat_bootstrap_intervals(initial, optimized, confidence, 500, 3)
+    monkeypatch.setattr(effect_size, "_CHUNK_ROWS_ELEMENTS", chunk)
+    found = effect_size.flat_bootstrap_intervals(initial, optimized, confidence, 500, 3)
+    assert found == expected
+    alone = [effect_size.flat_bootstrap_intervals(initial[row], optimized[row],
+                                                  confidence[row:row + 1], 500, 3)[0]
+             for row in (0, 36)]
+    assert alone == [expected[0], expected[36]]
