@@ -86,6 +86,23 @@ def test_python_dash_m_entry_point(tmp_path):
     assert (tmp_path / "results.json").exists()
 
 
+def test_command_ends_with_its_status_and_all_of_its_output(project):
+    """The command ends its process without the interpreter's teardown (cli._end_process):
+    what it printed, on a pipe, is all there, and its exit status is the run's."""
+    slower = (f"s,{project.sample('s-initial.txt', 8.0)},"
+              f"{project.sample('s-optimized.txt', 10.0)}")
+    config = project.config("benchmark,initial,optimized\n" + project.good_pair("a") + "\n"
+                            + slower + "\nmissing,nowhere.txt,nowhere-either.txt\n")
+    for extra, status in (((), 1), (("--fail-on-slowdown",), 3)):
+        completed = subprocess.run(
+            [sys.executable, "-m", "speeduptest", str(config), "-o", str(project.root / "out"),
+             "--format", "json", *extra], capture_output=True, text=True, check=False)
+        assert completed.returncode == status, completed.stderr
+        assert completed.stdout.rstrip().endswith(f"Wrote: {project.root / 'out' / 'results.json'}")
+        if status == 3:
+            assert completed.stderr.startswith("speeduptest: s is slower:")
+
+
 def test_help_documents_several_versions(capsys):
     import pytest
 
