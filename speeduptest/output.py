@@ -20,7 +20,7 @@ import os
 import secrets
 import shutil
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
@@ -32,8 +32,21 @@ REPORT_FILES = frozenset({
     "results.csv", "table.tex"})
 
 
+#: A report file's content: its bytes, or blocks of them made as they are written.
+FileContent = bytes | bytearray | Iterable[bytes]
+
+
 class OutputError(Exception):
     """The report folder cannot be written; the message is one line for the user."""
+
+
+def _write_file(path: Path, content: FileContent) -> None:
+    if isinstance(content, (bytes, bytearray)):
+        path.write_bytes(content)
+        return
+    with path.open("wb") as handle:
+        for block in content:
+            handle.write(block)
 
 
 def _staging_prefix(directory: Path) -> str:
@@ -126,7 +139,7 @@ def _exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(first))
 
 
-def write_report_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
+def write_report_folder(directory: Path, files: Mapping[str, FileContent]) -> list[str]:
     """Replace ``directory`` by a folder holding exactly ``files`` (name → content)."""
     directory = check_output_folder(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
@@ -137,7 +150,7 @@ def write_report_folder(directory: Path, files: dict[str, bytes]) -> list[str]:
     try:
         staging.mkdir()
         for name, content in files.items():
-            (staging / name).write_bytes(content)
+            _write_file(staging / name, content)
         if directory.exists():
             _carry_over(directory, staging)
         if directory.exists() and _exchange(staging, directory):

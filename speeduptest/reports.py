@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .model import Results
+from .output import FileContent
 from .parallel import default_workers, shared_worker_pool
-from .render.json_results import render_json_bytes
+from .render.json_results import render_json_blocks
 from .render.tables import render_csv, render_latex, render_markdown
 
 if TYPE_CHECKING:  # the renderers import jinja2: only when a format needs them
@@ -107,14 +108,15 @@ def _index_parts(pages: Sequence[tuple[int, int]]) -> list[_Task]:
 def render_formats(
     results: Results, formats: tuple[str, ...], workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
-) -> dict[str, bytes]:
+) -> dict[str, FileContent]:
     """All files of the chosen formats, name → content. Figures are drawn once for both
     HTML and PDF; jinja2 and weasyprint are only imported when needed.
     ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
-    files: dict[str, bytes] = {}
-    # results.json first: it is the quickest, and the one CI jobs read.
+    files: dict[str, FileContent] = {}
+    # results.json first: it is the quickest, and the one CI jobs read. Its blocks are
+    # encoded as they are written (see render_json_blocks).
     if "json" in formats:
-        files["results.json"] = render_json_bytes(results)
+        files["results.json"] = render_json_blocks(results)
     if "html" in formats or "pdf" in formats:
         files.update(_render_reports(results, "html" in formats, "pdf" in formats,
                                      workers or default_workers(), progress))

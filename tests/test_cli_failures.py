@@ -164,3 +164,41 @@ def test_the_summary_points_at_a_file_that_was_written(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "1 benchmark could not be analysed; see results.json." in out
     assert "errors.html" not in out
+
+
+def test_results_json_is_encoded_in_blocks_as_it_is_written(tmp_path, monkeypatch):
+    """results.json reaches the report folder in blocks (render_json_blocks): the file is the
+    same whatever the size of the blocks."""
+    from speeduptest.render import json_results
+
+    assert main([CONFIG, "-o", str(tmp_path / "whole"), "--quiet", "--format", "json"]) == 0
+    monkeypatch.setattr(json_results, "_BLOCK", 1)  # a block per benchmark
+    assert main([CONFIG, "-o", str(tmp_path / "blocks"), "--quiet", "--format", "json"]) == 0
+    whole = (tmp_path / "whole" / "results.json").read_bytes()
+    assert (tmp_path / "blocks" / "results.json").read_bytes() == whole
+
+
+def test_a_failure_while_results_json_is_written_leaves_the_old_report(tmp_path, capsys,
+                                                                        monkeypatch):
+    """An error while results.json is encoded (now that it is encoded as it is written)
+    still leaves the report folder as it was, and nothing beside it."""
+    from speeduptest.render import json_results
+
+    out = tmp_path / "out"
+    assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json"]) == 0
+    before = (out / "results.json").read_bytes()
+    encode = json_results._benchmark
+    encoded: list[str] = []
+
+    def failing(benchmark):
+        encoded.append(benchmark.name)
+        if len(encoded) == 3:
+            raise ZeroDivisionError("in the third benchmark")
+        return encode(benchmark)
+
+    monkeypatch.setattr(json_results, "_BLOCK", 1)
+    monkeypatch.setattr(json_results, "_benchmark", failing)
+    assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json"]) == 4
+    assert "ZeroDivisionError: in the third benchmark" in one_error_line(capsys)
+    assert (out / "results.json").read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]

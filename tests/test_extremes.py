@@ -87,15 +87,17 @@ def test_a_read_only_folder_is_one_line_and_changes_nothing(tmp_path, monkeypatc
     import errno
     from pathlib import Path
 
+    from speeduptest import output
+
     out = tmp_path / "out"
     config = Path(__file__).parent.parent / "config.example.csv"
     assert main([str(config), "-o", str(out), "--quiet", "--format", "json"]) == 0
     before = (out / "results.json").read_bytes()
 
-    def read_only(self, data):
-        raise OSError(errno.EROFS, "Read-only file system", str(self))
+    def read_only(path, content):
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
 
-    monkeypatch.setattr(Path, "write_bytes", read_only)
+    monkeypatch.setattr(output, "_write_file", read_only)
     assert main([str(config), "-o", str(out), "--quiet", "--format", "json", "--seed", "3"]) == 2
     error = capsys.readouterr().err.strip().splitlines()
     assert error == [f"speeduptest: error: could not write the reports in {out} (Read-only "

@@ -22,16 +22,15 @@ CONFIG = ROOT / "config.example.csv"
 #: the new folder took the old one's place (before the old one is deleted).
 DRIVER = textwrap.dedent("""
     import os, signal, sys
-    from pathlib import Path
     import speeduptest.output as output
     from speeduptest.cli import main
 
     sig, moment = getattr(signal, sys.argv[1]), sys.argv[2]
     written = [0]
-    write_bytes, exchange = Path.write_bytes, output._exchange
+    write_file, exchange = output._write_file, output._exchange
 
-    def counting_write(self, data):
-        result = write_bytes(self, data)
+    def counting_write(path, content):
+        result = write_file(path, content)
         written[0] += 1
         if moment == f"file:{written[0]}":
             os.kill(os.getpid(), sig)
@@ -43,7 +42,7 @@ DRIVER = textwrap.dedent("""
             os.kill(os.getpid(), sig)
         return done
 
-    Path.write_bytes = counting_write
+    output._write_file = counting_write
     output._exchange = exchanging
     sys.exit(main(sys.argv[3:]))
 """)
