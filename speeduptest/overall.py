@@ -35,6 +35,7 @@ from .change import MeanRatio
 from .effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
+    resampled_speedups,
 )
 from .model import (
     AggregateInterval,
@@ -230,7 +231,8 @@ class BootstrapAggregate:
         self.total_weight = 0.0
 
     def add(self, weight: float, initial_means: np.ndarray, optimized_means: np.ndarray) -> None:
-        self.weighted_log_speedups += weight * np.log(initial_means / optimized_means)
+        self.weighted_log_speedups += weight * np.log(resampled_speedups(initial_means,
+                                                                         optimized_means))
         self.weighted_initial += weight * initial_means
         self.weighted_optimized += weight * optimized_means
         self.total_weight += weight
@@ -253,8 +255,8 @@ class BootstrapAggregate:
         geometric = _geometric_mean(pairs)
         low, high = np.exp(np.quantile(self.weighted_log_speedups / self.total_weight, quantiles))
         ratio = _weighted_speedup(pairs, "mean")
-        ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
-                                            quantiles)
+        ratio_low, ratio_high = np.quantile(
+            resampled_speedups(self.weighted_initial, self.weighted_optimized), quantiles)
         return (
             _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
                                 confidence, "bootstrap"),
