@@ -487,10 +487,11 @@ def analyse_benchmarks(
     largest_weight = max((pair.weight for pair in pairs), default=1.0)
     call_levels = {alpha: widest_confidence(alpha, len(pairs), settings.correction)
                    for alpha in {pair.alpha for pair in pairs}}
-    pairs = [dataclasses.replace(
-        pair, weight=pair.weight / largest_weight, call_confidence=call_levels[pair.alpha],
-        call_resamples=call_resamples(settings.bootstrap, call_levels[pair.alpha], len(pairs)))
-        for pair in pairs]
+    resamples_at = {alpha: call_resamples(settings.bootstrap, level, len(pairs))
+                    for alpha, level in call_levels.items()}
+    pairs = [_Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
+                   pair.optimized, call_levels[pair.alpha], resamples_at[pair.alpha])
+             for pair in pairs]
     # The costly benchmarks go to the workers while the others are analysed here.
     heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
              for pair in pairs]

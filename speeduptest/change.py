@@ -344,10 +344,9 @@ def _reason(why: str, low: float | None, high: float | None, confidence: float,
             selections: int, resamples: int) -> str:
     level = percent_level(confidence)
     label = METHOD_LABELS[method]
-    widened = {"none": "", "bonferroni": f" (Bonferroni over {benchmarks} benchmarks)",
-               "fcr": f" (FCR over {benchmarks} benchmarks, {selections} selected)"}[correction]
-    if benchmarks == 1:
-        widened = ""
+    widened = ("" if benchmarks == 1 or correction == "none" else
+               f" (Bonferroni over {benchmarks} benchmarks)" if correction == "bonferroni" else
+               f" (FCR over {benchmarks} benchmarks, {selections} selected)")
     if low is None or high is None:
         return (f"the {level} {label} interval is unbounded (or reaches 0: one version's "
                 f"mean is not significantly different from 0){widened}")
@@ -355,19 +354,24 @@ def _reason(why: str, low: float | None, high: float | None, confidence: float,
     low_text, high_text = bound_texts(low, high, (lower, upper) if threshold else (1.0,))
     lower_text, upper_text = bound_texts(lower, upper, (low, high))
     interval = f"the {level} {label} interval [{low_text}, {high_text}]"
-    sentence = {
-        "above": f"{interval} lies above {upper_text}",
-        "below": f"{interval} lies below {lower_text}",
-        "within": f"{interval} lies within the threshold, {lower_text} to {upper_text}",
-        "not-selected": f"{interval} excludes 1, but Benjamini–Hochberg did not select it",
-        "few-resamples": (f"{interval} excludes 1, but only "
-                          f"{(1 - confidence) / 2 * resamples:.3g} of the {resamples} bootstrap "
-                          f"resamples lie beyond each end: too few to call it (Fieller's "
-                          "interval is unbounded at this level)"),
-        "includes-1": f"{interval} includes 1",
-        "spans-edge": (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
-                       "and beyond it"),
-    }[why]
+    # Only the sentence that is said is written out (10,000 benchmarks: one each).
+    if why == "above":
+        sentence = f"{interval} lies above {upper_text}"
+    elif why == "below":
+        sentence = f"{interval} lies below {lower_text}"
+    elif why == "within":
+        sentence = f"{interval} lies within the threshold, {lower_text} to {upper_text}"
+    elif why == "not-selected":
+        sentence = f"{interval} excludes 1, but Benjamini–Hochberg did not select it"
+    elif why == "few-resamples":
+        sentence = (f"{interval} excludes 1, but only {(1 - confidence) / 2 * resamples:.3g} "
+                    f"of the {resamples} bootstrap resamples lie beyond each end: too few to "
+                    "call it (Fieller's interval is unbounded at this level)")
+    elif why == "includes-1":
+        sentence = f"{interval} includes 1"
+    else:  # spans-edge
+        sentence = (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
+                    "and beyond it")
     return sentence + widened
 
 
@@ -409,24 +413,30 @@ def decide_calls(
     holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
     adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
     changes = []
-    for i in range(b):
-        bounds = (float(low[i]), float(high[i])) if bounded[i] else (None, None)
-        why = _why(str(calls[i]), *bounds, threshold, bool(selected[i]), bool(enough[i]))
-        notices = () if methods[i] != "bootstrap" else (Notice(
+    # Element by element as Python objects (indexing numpy arrays costs more than the rest).
+    columns = zip(calls.tolist(), low.tolist(), high.tolist(), bounded.tolist(),
+                  confidence.tolist(), methods.tolist(), p_no_change.tolist(),
+                  selected.tolist(), enough.tolist(), resamples.tolist(),
+                  ratio.initial_df.tolist(), ratio.optimized_df.tolist(), strict=True)
+    for i, (call, low_i, high_i, bounded_i, level, method, p_zero, selected_i, enough_i,
+            resampled_count, df_initial, df_optimized) in enumerate(columns):
+        bounds = (low_i, high_i) if bounded_i else (None, None)
+        why = _why(call, *bounds, threshold, selected_i, enough_i)
+        notices = () if method != "bootstrap" else (Notice(
             "call-uses-bootstrap",
             f"Fieller's interval is unbounded or reaches 0 (one version's mean is not "
-            f"significantly different from 0) at the {percent_level(confidence[i])} level of "
+            f"significantly different from 0) at the {percent_level(level)} level of "
             f"the call, so the call uses the bootstrap interval, which is too narrow with few "
-            f"top-level units ({min(ratio.initial_df[i], ratio.optimized_df[i]) + 1:.0f} on "
+            f"top-level units ({min(df_initial, df_optimized) + 1:.0f} on "
             "one side here; 85% coverage for 95% with 3 units, benchmarks/coverage.py).",
             "Collect more top-level units (builds, invocations, processes) of both versions."),)
         changes.append(Change(
-            call=str(calls[i]), threshold=threshold, correction=correction,
-            low=bounds[0], high=bounds[1], confidence=float(confidence[i]),
-            method=str(methods[i]), p_value_no_change=float(p_no_change[i]),
-            selected=bool(selected[i]), benchmarks=b, why=why, notices=notices,
-            reason=_reason(why, *bounds, float(confidence[i]), str(methods[i]),
-                           correction, b, threshold, selections, int(resamples[i])),
+            call=call, threshold=threshold, correction=correction,
+            low=bounds[0], high=bounds[1], confidence=level,
+            method=method, p_value_no_change=p_zero,
+            selected=selected_i, benchmarks=b, why=why, notices=notices,
+            reason=_reason(why, *bounds, level, method, correction, b, threshold, selections,
+                           resampled_count),
             p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
             bh=adjusted.get(i, (None, None))[1]))
     return changes
