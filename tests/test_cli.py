@@ -103,6 +103,18 @@ def test_command_ends_with_its_status_and_all_of_its_output(project):
             assert completed.stderr.startswith("speeduptest: s is slower:")
 
 
+def test_a_profiler_gets_to_write_its_data(tmp_path):
+    """Under a profiler (or a tracer such as coverage) the command ends the process as usual,
+    so that the profiler's exit handler writes what it gathered."""
+    profile = tmp_path / "run.prof"
+    completed = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "speeduptest",
+         str(TRUFFLESOM), "-o", str(tmp_path / "out"), "--format", "json", "--quiet"],
+        capture_output=True, text=True, check=False)
+    assert completed.returncode == 0, completed.stderr
+    assert profile.stat().st_size > 0
+
+
 def test_help_documents_several_versions(capsys):
     import pytest
 
