@@ -300,45 +300,18 @@ def _plan(args: argparse.Namespace) -> int:
 
 def console_main() -> int:
     """The ``speeduptest`` command (and ``python -m speeduptest``): :func:`main`, in a
-    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`)
-    and ends without taking the run's results apart object by object (programs calling
-    :func:`main` themselves are left alone)."""
+    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`;
+    programs calling :func:`main` themselves are left alone)."""
     from .allocator import keep_freed_memory
 
     keep_freed_memory()
-    status, _results_kept_to_the_end = _main(sys.argv[1:])
-    _end_process(status)
-    return status  # (where the process could not be ended here)
-
-
-def _end_process(status: int) -> None:
-    """End the process now, its output flushed. Freeing a large run's results one object at a
-    time, then the interpreter's own teardown, is work for nothing when the process ends: the
-    system takes the memory back at once (100,000 benchmarks: 1.2 s; 10,000: 0.15 s). Skipped
-    with it: exit handlers, of which the command registers none (its worker pools, threads
-    and child processes are all ended before). Under a profiler or a tracer (cProfile,
-    coverage, a debugger), which writes what it gathered at exit, the process ends as usual."""
-    if sys.getprofile() is not None or sys.gettrace() is not None:
-        return
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):  # a reader that went away, a closed stream: exit as usual
-        return
-    os._exit(status)
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command with ``argv`` (default: ``sys.argv[1:]``); its exit status."""
-    return _main(list(sys.argv[1:] if argv is None else argv))[0]
-
-
-def _main(arguments: list[str]) -> tuple[int, object]:
-    """:func:`main`, with the results of the run (None if there are none) beside the exit
-    status: the command keeps them until its process ends (see :func:`_end_process`)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["plan"]:
-        return plan_main(arguments[1:]), None
+        return plan_main(arguments[1:])
     comparing = arguments[:1] == ["compare"]
     args = (build_compare_parser().parse_args(arguments[1:]) if comparing
             else build_parser().parse_args(arguments))
@@ -346,21 +319,20 @@ def _main(arguments: list[str]) -> tuple[int, object]:
         output = check_output_folder(args.output)
     except OutputError as error:
         print(f"speeduptest: error: {error}", file=sys.stderr)
-        return EXIT_NOTHING_ANALYSED, None
+        return EXIT_NOTHING_ANALYSED
     what = " vs ".join(args.files) if comparing else str(args.config)
-    kept: list = []  # the results, once there are some
     try:
-        return _run(args, arguments, comparing, output, kept), kept[0] if kept else None
+        return _run(args, arguments, comparing, output)
     except KeyboardInterrupt:
         print(f"\nspeeduptest: interrupted; {args.output} was not changed", file=sys.stderr)
-        return EXIT_INTERRUPTED, None
+        return EXIT_INTERRUPTED
     except Exception as error:
         if args.debug:
             raise
         print(f"speeduptest {__version__}: internal error while analysing {what}: "
               f"{type(error).__name__}: {str(error)[:200]} (run again with --debug for the "
               "traceback, and please report it)", file=sys.stderr)
-        return EXIT_INTERNAL, None
+        return EXIT_INTERNAL
 
 
 def _print(text: str, end: str = "\n") -> None:
@@ -372,9 +344,7 @@ def _print(text: str, end: str = "\n") -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
-         kept: list) -> int:
-    """The run; its results are put in ``kept`` as soon as they exist."""
+def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
     from .config import ConfigError
     from .model import RunInfo, Settings
     from .readers import ReadOptions
@@ -412,7 +382,6 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
-    kept.append(results)
     if isinstance(results, VersionsResults):
         from .render.versions_text import render_versions_terminal
         from .versions_reports import render_versions_formats as render_formats

@@ -87,8 +87,8 @@ def test_python_dash_m_entry_point(tmp_path):
 
 
 def test_command_ends_with_its_status_and_all_of_its_output(project):
-    """The command ends its process without the interpreter's teardown (cli._end_process):
-    what it printed, on a pipe, is all there, and its exit status is the run's."""
+    """Run as a command with its output on a pipe: what it printed is all there, and its
+    exit status is the run's (1: a benchmark with errors; 3: --fail-on-slowdown)."""
     slower = (f"s,{project.sample('s-initial.txt', 8.0)},"
               f"{project.sample('s-optimized.txt', 10.0)}")
     config = project.config("benchmark,initial,optimized\n" + project.good_pair("a") + "\n"
@@ -104,8 +104,8 @@ def test_command_ends_with_its_status_and_all_of_its_output(project):
 
 
 def test_a_profiler_gets_to_write_its_data(tmp_path):
-    """Under a profiler (or a tracer such as coverage) the command ends the process as usual,
-    so that the profiler's exit handler writes what it gathered."""
+    """The command ends its process as usual (no os._exit shortcut), so that a profiler's
+    or a coverage tool's exit handler writes what it gathered."""
     profile = tmp_path / "run.prof"
     completed = subprocess.run(
         [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "speeduptest",
