@@ -127,7 +127,9 @@ def _weighted_speedup(pairs: Sequence[tuple[float, PairAnalysis]], estimator: st
 
 
 def _gain(speedup: float | None) -> float | None:
-    return None if speedup is None else 1 - 1 / speedup
+    """The share of the time saved, 1 − 1/speedup; None where the speedup underflowed to 0
+    (minimum times of 1e-320 against 1e5: the gain is below any float)."""
+    return None if speedup is None or speedup == 0 else 1 - 1 / speedup
 
 
 def _aggregate_interval(definition: str, value: float, low: float, high: float,
@@ -231,8 +233,11 @@ class BootstrapAggregate:
         self.total_weight = 0.0
 
     def add(self, weight: float, initial_means: np.ndarray, optimized_means: np.ndarray) -> None:
-        self.weighted_log_speedups += weight * np.log(resampled_speedups(initial_means,
-                                                                         optimized_means))
+        # A resampled speedup that underflows to 0 (or overflows) has a log of ∓inf: an
+        # extreme of the bootstrap distribution, which the percentiles place.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.weighted_log_speedups += weight * np.log(resampled_speedups(initial_means,
+                                                                             optimized_means))
         self.weighted_initial += weight * initial_means
         self.weighted_optimized += weight * optimized_means
         self.total_weight += weight

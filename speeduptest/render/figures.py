@@ -184,10 +184,16 @@ class Axis:
     end: float  # page coordinate of ``high``
     log: bool
 
+    @property
+    def _floor(self) -> float:
+        """Where a log axis puts values at or below 0 (off its low end; the low end itself
+        when a thousandth of it is below every float)."""
+        return self.low * 1e-3 or self.low
+
     def __call__(self, value: float) -> float:
         if self.log:
             low, high = math.log(self.low), math.log(self.high)
-            value = math.log(max(value, self.low * 1e-3))
+            value = math.log(max(value, self._floor))
         else:
             low, high = self.low, self.high
         return self.start + (value - low) / (high - low) * (self.end - self.start)
@@ -195,7 +201,7 @@ class Axis:
     def array(self, values: np.ndarray) -> np.ndarray:
         if self.log:
             low, high = math.log(self.low), math.log(self.high)
-            values = np.log(np.maximum(values, self.low * 1e-3))
+            values = np.log(np.maximum(values, self._floor))
         else:
             low, high = self.low, self.high
         return self.start + (values - low) / (high - low) * (self.end - self.start)
@@ -238,8 +244,10 @@ def _limits(values: Iterable[float], log: bool, pad: float = 0.04,
     finite = [v for v in values if math.isfinite(v) and (v > 0 or not log)]
     low, high = min(finite), max(finite)
     if log:
-        ratio = (high / low) ** pad if high > low else single
-        return low / ratio, high * ratio
+        # In logarithms: times from 1e-320 to 1e5 overflow high / low. An end beyond the
+        # floats (a margin below 5e-324) stays at the value itself.
+        ratio = math.exp(pad * (math.log(high) - math.log(low))) if high > low else single
+        return (low / ratio or low), (high * ratio if high * ratio < math.inf else high)
     margin = (high - low) * pad or (abs(low) * 0.05 or 1.0)
     return low - margin, high + margin
 
