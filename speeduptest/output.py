@@ -20,7 +20,8 @@ import os
 import secrets
 import shutil
 import signal
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
@@ -32,8 +33,19 @@ REPORT_FILES = frozenset({
     "results.csv", "table.tex"})
 
 
-#: A report file's content: its bytes, or blocks of them made as they are written.
-FileContent = bytes | bytearray | Iterable[bytes]
+@dataclass(frozen=True)
+class Streamed:
+    """A report file's content made in blocks as it is written (a large results.json is
+    never whole in memory); each iteration makes the blocks anew."""
+
+    blocks: Callable[[], Iterable[bytes]]
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.blocks())
+
+
+#: A report file's content: its bytes, or its blocks made as they are written.
+FileContent = bytes | bytearray | Streamed
 
 
 class OutputError(Exception):

@@ -1,4 +1,5 @@
-"""Which files each output format produces, rendered in memory before anything is written.
+"""Which files each output format produces, rendered in memory before anything is written
+(but results.json, encoded block by block as it is written).
 
 Laying out PDF pages is by far the slowest step (weasyprint: a millisecond or two per line of
 text or table cell). It is cut into independent tasks spread over worker processes (one per
@@ -11,12 +12,13 @@ number of benchmarks; they are joined with pypdf. See benchmarks/reports.py for 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .model import Results
-from .output import FileContent
+from .output import FileContent, Streamed
 from .parallel import default_workers, shared_worker_pool
 from .render.json_results import render_json_blocks
 from .render.tables import render_csv, render_latex, render_markdown
@@ -114,9 +116,9 @@ def render_formats(
     ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
     files: dict[str, FileContent] = {}
     # results.json first: it is the quickest, and the one CI jobs read. Its blocks are
-    # encoded as they are written (see render_json_blocks).
+    # encoded as the report folder writes them (see render_json_blocks).
     if "json" in formats:
-        files["results.json"] = render_json_blocks(results)
+        files["results.json"] = Streamed(functools.partial(render_json_blocks, results))
     if "html" in formats or "pdf" in formats:
         files.update(_render_reports(results, "html" in formats, "pdf" in formats,
                                      workers or default_workers(), progress))

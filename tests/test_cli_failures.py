@@ -178,6 +178,30 @@ def test_results_json_is_encoded_in_blocks_as_it_is_written(tmp_path, monkeypatc
     assert (tmp_path / "blocks" / "results.json").read_bytes() == whole
 
 
+def test_streamed_results_json_can_be_written_twice_and_leaves_the_collector_on(tmp_path):
+    """render_formats' results.json is made anew each time it is written (not a one-shot
+    generator), and the cycle collector is paused only while a block is encoded."""
+    import gc
+
+    from speeduptest.analysis import analyse_config
+    from speeduptest.model import Settings
+    from speeduptest.output import write_report_folder
+    from speeduptest.render import json_results
+    from speeduptest.reports import render_formats
+
+    results = analyse_config(CONFIG, Settings())
+    files = render_formats(results, ("json",))
+    for folder in ("first", "second"):
+        write_report_folder(tmp_path / folder, files)
+    whole = bytes(json_results.render_json_bytes(results))
+    assert (tmp_path / "first" / "results.json").read_bytes() == whole
+    assert (tmp_path / "second" / "results.json").read_bytes() == whole
+    blocks = json_results.render_json_blocks(results)
+    next(blocks)
+    assert gc.isenabled()
+    blocks.close()
+
+
 def test_a_failure_while_results_json_is_written_leaves_the_old_report(tmp_path, capsys,
                                                                         monkeypatch):
     """An error while results.json is encoded (now that it is encoded as it is written)

@@ -271,17 +271,24 @@ def render_json_blocks(results: Results) -> Iterator[bytes]:
     cut = head.index(marker)
     block = bytearray(head[:cut])
     block += b'"benchmarks":['
-    with cycle_collection_paused():  # the entries hold no cycles (see nocycles)
-        for position, benchmark in enumerate(results.benchmarks):
-            if position:
-                block += b","
-            block += orjson.dumps(_benchmark(benchmark), option=_OPTIONS)
-            if len(block) >= _BLOCK:
-                yield bytes(block)
-                block.clear()
-    block += b"]"
-    block += head[cut + len(marker):]
-    yield bytes(block)
+    entries = enumerate(results.benchmarks)
+    more = True
+    while more:
+        # The collector paused while a block is encoded (the entries hold no cycles, see
+        # nocycles), not while the caller has it.
+        with cycle_collection_paused():
+            for position, benchmark in entries:
+                if position:
+                    block += b","
+                block += orjson.dumps(_benchmark(benchmark), option=_OPTIONS)
+                if len(block) >= _BLOCK:
+                    break
+            else:
+                more = False
+                block += b"]"
+                block += head[cut + len(marker):]
+        yield bytes(block)
+        block.clear()
 
 
 def render_json_bytes(results: Results) -> bytearray:
