@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Iterator
 
 #: Seconds a thread runs before it is asked to let another take the GIL (Python's default:
@@ -17,7 +18,12 @@ QUICK_SWITCH_INTERVAL = 0.0002
 @contextlib.contextmanager
 def quick_switches(interval: float = QUICK_SWITCH_INTERVAL) -> Iterator[None]:
     """Run the block with the interpreter's switch interval at most ``interval`` (restored
-    afterwards)."""
+    afterwards). Only in a process without other threads (the command line): the setting
+    is the whole process's, so a program with threads of its own (two analyses at once, say)
+    keeps its own."""
+    if threading.active_count() > 1:
+        yield
+        return
     previous = sys.getswitchinterval()
     sys.setswitchinterval(min(previous, interval))
     try:

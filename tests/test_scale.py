@@ -180,6 +180,37 @@ def test_quick_switches_lower_the_switch_interval_and_restore_it() -> None:
         sys.setswitchinterval(before)
 
 
+def test_quick_switches_leave_a_program_with_threads_alone(tmp_path) -> None:
+    """The switch interval is the process's: a program running analyses in threads of its
+    own (here two at once) keeps its setting, during the runs and after them."""
+    import threading
+
+    from speeduptest.analysis import analyse_config
+    from speeduptest.model import Settings
+
+    config = make_config(tmp_path, 300, 31)
+    before = sys.getswitchinterval()
+    seen: list[float] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set():
+            seen.append(sys.getswitchinterval())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    runs = [threading.Thread(target=analyse_config, args=(config, Settings()))
+            for _ in range(2)]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join()
+    stop.set()
+    watcher.join()
+    assert sys.getswitchinterval() == before
+    assert seen and set(seen) == {before}
+
+
 @pytest.mark.parametrize("chunk", [1, 2_000, 1 << 18])
 def test_shared_bootstrap_intervals_do_not_depend_on_the_chunks(chunk, monkeypatch) -> None:
     """flat_bootstrap_intervals computes the benchmarks in chunks of rows: each row's interval
