@@ -294,7 +294,7 @@ def _plan(args: argparse.Namespace) -> int:
         return EXIT_NOTHING_ANALYSED
     plan = plan_experiment(components, [costs[name] for name in components.level_names],
                            args.budget)
-    print(render_plan(plan, str(args.sample), sample.data.describe()), end="")
+    _print(render_plan(plan, str(args.sample), sample.data.describe()), end="")
     return EXIT_OK
 
 
@@ -336,10 +336,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _print(text: str, end: str = "\n") -> None:
-    """Print to stdout; a reader that went away (``| head``) does not stop the run."""
+    """Print to stdout; a reader that went away (``| head``) or a standard output that cannot
+    be written (a full device: said once on stderr) does not stop the run."""
     try:
         print(text, end=end, flush=True)
-    except BrokenPipeError:
+    except OSError as error:
+        if not isinstance(error, BrokenPipeError):
+            print(f"speeduptest: warning: could not write to standard output "
+                  f"({error.strerror or error}); the reports are written all the same",
+                  file=sys.stderr)
         # Later writes (and the interpreter's final flush) go nowhere instead of failing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
@@ -363,7 +368,9 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         correction=args.correction,
         fail_on_slowdown=args.fail_on_slowdown,
     )
-    progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
+    # (No standard error at all when the command is started with it closed: 2>&-.)
+    progress = _Progress(enabled=not args.quiet and sys.stderr is not None
+                         and sys.stderr.isatty())
     run = RunInfo(
         command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),

@@ -254,9 +254,10 @@ def _pairs(k: int) -> list[tuple[int, int]]:
 
 
 def average_ranks(values: np.ndarray) -> np.ndarray:
-    """Ranks from 1, ties given the mean of their ranks: ``scipy.stats.rankdata(values)`` and
-    R's ``rank(values)`` (each rank an integer or a half, so exactly theirs). Written out:
-    scipy.stats costs a versions run 0.35-0.45 s to import, for this one function."""
+    """Ranks from 1 of finite ``values`` (the readers let no other through), ties given the
+    mean of their ranks: ``scipy.stats.rankdata(values)`` and R's ``rank(values)`` (each rank
+    an integer or a half, so exactly theirs). Written out: scipy.stats costs a versions run
+    0.35-0.45 s to import, for this one function."""
     order = np.argsort(values)
     position = np.empty(order.size, dtype=np.intp)
     position[order] = np.arange(order.size)

@@ -226,3 +226,53 @@ def test_a_failure_while_results_json_is_written_leaves_the_old_report(tmp_path,
     assert "ZeroDivisionError: in the third benchmark" in one_error_line(capsys)
     assert (out / "results.json").read_bytes() == before
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]
+
+
+def _command(*arguments: str) -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "speeduptest", *arguments]
+
+
+def test_a_closed_standard_error_is_no_internal_error(tmp_path):
+    """Started with standard error closed (2>&-), the command runs and exits with the run's
+    status (3: --fail-on-slowdown; its lines go to standard output)."""
+    import os
+    import subprocess
+
+    done = subprocess.run(_command(CONFIG, "-o", str(tmp_path / "out"), "--format", "json",
+                                   "--fail-on-slowdown"),
+                          capture_output=False, stdout=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: os.close(2), check=False)
+    assert done.returncode == 3
+    assert "internal error" not in done.stdout and "is slower:" in done.stdout
+    assert (tmp_path / "out" / "results.json").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_a_warning_not_an_internal_error(tmp_path):
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(_command(CONFIG, "-o", str(tmp_path / "out"), "--format",
+                                       "json"), stdout=full, stderr=subprocess.PIPE,
+                              text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ("speeduptest: warning: could not write to standard output "
+                                   "(No space left on device); the reports are written all "
+                                   "the same")
+    assert (tmp_path / "out" / "results.json").exists()
+
+
+def test_plan_to_a_reader_that_went_away_is_quiet(tmp_path):
+    """``speeduptest plan … | head -0``: no BrokenPipeError traceback."""
+    import subprocess
+
+    sample = tmp_path / "sample.txt"
+    sample.write_text("\n".join(str(1 + i / 100) for i in range(30)))
+    process = subprocess.Popen(_command("plan", str(sample), "--cost", "measurement=1"),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    error = process.stderr.read()
+    process.stderr.close()
+    assert process.wait() == 0 and "Traceback" not in error, error
