@@ -460,7 +460,9 @@ def _percent(fraction: float) -> str:
 
 
 def _factor(speedup: float) -> float:
-    return speedup if speedup >= 1 else 1 / speedup
+    """How many times faster or slower (≥ 1); inf for a speedup of 0 (an interval's end
+    that underflowed)."""
+    return speedup if speedup >= 1 else 1 / speedup if speedup > 0 else math.inf
 
 
 def change_words(speedup: float, ratio: bool | None = None) -> str:
@@ -471,6 +473,8 @@ def change_words(speedup: float, ratio: bool | None = None) -> str:
     """
     direction = "faster" if speedup >= 1 else "slower"
     factor = _factor(speedup)
+    if factor == math.inf:
+        return f"over 1e308× {direction}"
     if ratio if ratio is not None else factor >= RATIO_WORDING:
         return f"{factor:.3g}× {direction}"
     fraction = 1 - 1 / speedup if speedup >= 1 else factor - 1

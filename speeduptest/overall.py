@@ -123,6 +123,8 @@ def _weighted_speedup(pairs: Sequence[tuple[float, PairAnalysis]], estimator: st
                   for _, a in pairs)
     initial = math.fsum(w * (getattr(a.initial, estimator) / largest) for w, a in pairs)
     optimized = math.fsum(w * (getattr(a.optimized, estimator) / largest) for w, a in pairs)
+    if initial == 0 or optimized == 0:  # a side's sum below every float (1e-320 against
+        return None  # 1e300, or tiny weights): the ratio is not to be had in floats
     return initial / optimized
 
 
@@ -202,7 +204,7 @@ class DeltaAggregate:
 
     def intervals(
         self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
-    ) -> tuple[AggregateInterval, AggregateInterval] | None:
+    ) -> tuple[AggregateInterval, AggregateInterval | None] | None:
         if not pairs:
             return None
         (half, _), (overall_half, _) = delta_half_widths(
@@ -213,9 +215,9 @@ class DeltaAggregate:
             _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric,
                                 geometric * math.exp(-half), geometric * math.exp(half),
                                 confidence, "delta"),
-            _aggregate_interval(OVERALL_SPEEDUP_DEFINITION, overall,
-                                overall * math.exp(-overall_half),
-                                overall * math.exp(overall_half), confidence, "delta"),
+            None if overall is None else _aggregate_interval(
+                OVERALL_SPEEDUP_DEFINITION, overall, overall * math.exp(-overall_half),
+                overall * math.exp(overall_half), confidence, "delta"),
         )
 
 
@@ -251,7 +253,7 @@ class BootstrapAggregate:
 
     def intervals(
         self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
-    ) -> tuple[AggregateInterval, AggregateInterval] | None:
+    ) -> tuple[AggregateInterval, AggregateInterval | None] | None:
         """Bootstrap percentile intervals of the weighted geometric mean of the per-benchmark
         speedups of the means, and of the overall speedup Σ W·mean(initial) / Σ W·mean(opt.)."""
         if not pairs or self.total_weight == 0:
@@ -265,8 +267,9 @@ class BootstrapAggregate:
         return (
             _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
                                 confidence, "bootstrap"),
-            _aggregate_interval(OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low),
-                                float(ratio_high), confidence, "bootstrap"),
+            None if ratio is None else _aggregate_interval(
+                OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low), float(ratio_high),
+                confidence, "bootstrap"),
         )
 
 

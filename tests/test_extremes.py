@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from speeduptest.cli import main
 from speeduptest.effect_size import delta_interval
@@ -120,3 +123,53 @@ def test_times_near_the_largest_float_are_analysed(tmp_path):
     assert status == 0
     benchmark = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"][0]
     assert benchmark["speedup"]["mean"] == 1.0 and benchmark["change"]["call"] == "uncertain"
+
+
+_EXTREME_SAMPLES = st.one_of(
+    st.lists(st.sampled_from([5e-324, 1e-320, 1e5, 1e300, 1e308, 1.7e308, 1.0, 2.0]),
+             min_size=3, max_size=12),
+    st.lists(st.floats(1e-300, 1e300), min_size=3, max_size=12),
+    st.builds(lambda value, n: [value] * n, st.sampled_from([1e-320, 1.0, 1e308, 1.7e308]),
+              st.integers(3, 31)),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(benchmarks=st.lists(st.tuples(_EXTREME_SAMPLES, _EXTREME_SAMPLES,
+                                     st.sampled_from(["1", "2", "1e300", "1e-300"])),
+                           min_size=1, max_size=3),
+       aggregate=st.sampled_from(["delta", "bootstrap"]),
+       correction=st.sampled_from(["fcr", "bonferroni", "none"]),
+       threshold=st.sampled_from([0.0, 0.01]))
+def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, threshold):
+    """Times from 5e-324 to 1.7e308, constant or spanning every order of magnitude, weights
+    of 1e±300: the analysis, results.json (strict), the tables, the HTML report with its
+    figures and the terminal summary are all made (found by a fuzzer: the overall speedup of
+    sums below every float, Welch's df of variances near 1e308, an interval's end of 0 in
+    words, a linear axis ending beyond the floats)."""
+    import tempfile
+    from pathlib import Path
+
+    from speeduptest.analysis import analyse_config
+    from speeduptest.model import Settings
+    from speeduptest.output import Streamed
+    from speeduptest.render.terminal import render_terminal
+    from speeduptest.reports import render_formats
+
+    with tempfile.TemporaryDirectory() as folder:
+        rows = ["benchmark,initial,optimized,weight"]
+        for index, (initial, optimized, weight) in enumerate(benchmarks):
+            for side, values in (("i", initial), ("o", optimized)):
+                (Path(folder) / f"{index}{side}.txt").write_text("\n".join(map(repr, values)))
+            rows.append(f"b{index},{index}i.txt,{index}o.txt,{weight}")
+        (Path(folder) / "c.csv").write_text("\n".join(rows) + "\n")
+        with warnings.catch_warnings():  # numpy's overflow warnings are not the point here
+            warnings.simplefilter("ignore", RuntimeWarning)
+            results = analyse_config(Path(folder) / "c.csv", Settings(
+                bootstrap=200, aggregate_interval=aggregate, correction=correction,
+                threshold=threshold))
+            files = render_formats(results, ("json", "md", "csv", "tex", "html"), workers=1)
+            render_terminal(results, ("json",))
+    content = files["results.json"]
+    text = b"".join(content) if isinstance(content, Streamed) else content
+    assert b"NaN" not in text and b"Infinity" not in text

@@ -16,6 +16,7 @@ CDF is.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -249,7 +250,10 @@ def _limits(values: Iterable[float], log: bool, pad: float = 0.04,
         ratio = math.exp(pad * (math.log(high) - math.log(low))) if high > low else single
         return (low / ratio or low), (high * ratio if high * ratio < math.inf else high)
     margin = (high - low) * pad or (abs(low) * 0.05 or 1.0)
-    return low - margin, high + margin
+    # Near the largest float (times of 1e308) the ends, and the span between them, stay
+    # floats: the high end at most the largest, the low end at most that much below it.
+    high_end = min(high + margin, sys.float_info.max)
+    return max(low - margin, high_end - sys.float_info.max), high_end
 
 
 def _use_log(values: Sequence[float], factor: float = 4) -> bool:
