@@ -46,6 +46,7 @@ from .effect_size import (
     uses_shared_counts,
     within_draws_budget,
 )
+from .floats import special_values_expected
 from .hierarchy import Hierarchy
 from .model import (
     BenchmarkResult,
@@ -271,6 +272,7 @@ def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]
     return parts  # type: ignore[return-value]
 
 
+@special_values_expected
 def _analyse_pairs(
     settings: Settings, bootstrap_forced: bool, pairs: list[_Pair]
 ) -> tuple[list[_Analysed], BootstrapAggregate | None]:
@@ -376,6 +378,7 @@ def _analyse_pairs(
 _NO_DRAWS = (np.empty(0), np.empty(0))
 
 
+@special_values_expected
 def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
                       ) -> dict[int, RatioInterval]:
     """The bootstrap intervals of the benchmarks resampled with the shared count matrices,
@@ -458,6 +461,7 @@ def analyse_config(
 
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
+@special_values_expected
 def analyse_benchmarks(
     specs: Sequence[BenchmarkSpec],
     settings: Settings,

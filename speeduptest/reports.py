@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .floats import special_values_expected
 from .model import Results
 from .output import FileContent, Streamed
 from .parallel import default_workers, shared_worker_pool
@@ -57,6 +58,7 @@ class _Run:
     pdf: bool
 
 
+@special_values_expected
 def _lay_out(run: _Run, task: _Task):
     """A task's PDF, and the distribution figures it drew for the HTML (data URIs). The
     warnings and errors reports come finished (pages numbered), the parts of the others as
@@ -107,6 +109,7 @@ def _index_parts(pages: Sequence[tuple[int, int]]) -> list[_Task]:
             for start in range(0, max(len(pages), 1), INDEX_ROWS)]
 
 
+@special_values_expected
 def render_formats(
     results: Results, formats: tuple[str, ...], workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,

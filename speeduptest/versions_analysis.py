@@ -33,6 +33,7 @@ from . import __version__
 from .analysis import BATCH, MIN_PARALLEL_BATCHES, Progress, analyse_benchmarks
 from .change import Change, MeanRatio, classify
 from .config import BenchmarkSpec
+from .floats import special_values_expected
 from .model import (
     AggregateInterval,
     BenchmarkResult,
@@ -215,6 +216,7 @@ def _omnibus(task: tuple[tuple[str, ...], tuple, tuple, float, int]
         return str(error)
 
 
+@special_values_expected
 def _omnibus_batch(tasks: list) -> list:
     return [_omnibus(task) for task in tasks]
 
@@ -319,6 +321,7 @@ def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, li
     return tuple(standings)
 
 
+@special_values_expected
 def analyse_versions(
     rows: Sequence[VersionsRow],
     versions: Sequence[str],

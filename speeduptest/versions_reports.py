@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .floats import special_values_expected
 from .render.versions_json import render_versions_json
 from .versions_model import VersionsResults
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 
 
+@special_values_expected
 def render_versions_formats(
     results: VersionsResults, formats: tuple[str, ...], workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
