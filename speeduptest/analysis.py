@@ -40,7 +40,6 @@ from .effect_size import (
     fieller_intervals,
     flat_bootstrap_intervals,
     resampled_means,
-    resampled_speedups,
     skipped_bootstrap,
     table_bootstrap_interval,
     uses_shared_counts,
@@ -367,7 +366,7 @@ def _analyse_pairs(
                     rng = np.random.default_rng([settings.seed, pair.index])
                 drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
                          np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
-            resampled = resampled_speedups(*drawn)
+            resampled = drawn[0] / drawn[1]
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval,
                              fieller=fieller[position], delta=delta[position])

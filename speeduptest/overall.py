@@ -35,7 +35,6 @@ from .change import MeanRatio
 from .effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
-    resampled_speedups,
 )
 from .model import (
     AggregateInterval,
@@ -235,11 +234,9 @@ class BootstrapAggregate:
         self.total_weight = 0.0
 
     def add(self, weight: float, initial_means: np.ndarray, optimized_means: np.ndarray) -> None:
-        # A resampled speedup that underflows to 0 (or overflows) has a log of ∓inf: an
-        # extreme of the bootstrap distribution, which the percentiles place.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.weighted_log_speedups += weight * np.log(resampled_speedups(initial_means,
-                                                                             optimized_means))
+        # (A resampled speedup that underflows to 0 or overflows has a log of ∓inf: an
+        # extreme of the bootstrap distribution, which the percentiles place; see floats.)
+        self.weighted_log_speedups += weight * np.log(initial_means / optimized_means)
         self.weighted_initial += weight * initial_means
         self.weighted_optimized += weight * optimized_means
         self.total_weight += weight
@@ -262,8 +259,8 @@ class BootstrapAggregate:
         geometric = _geometric_mean(pairs)
         low, high = np.exp(np.quantile(self.weighted_log_speedups / self.total_weight, quantiles))
         ratio = _weighted_speedup(pairs, "mean")
-        ratio_low, ratio_high = np.quantile(
-            resampled_speedups(self.weighted_initial, self.weighted_optimized), quantiles)
+        ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
+                                            quantiles)
         return (
             _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
                                 confidence, "bootstrap"),
