@@ -262,9 +262,18 @@ def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
     (:func:`speeduptest.overall.delta_half_widths`)."""
     (half, _), _ = delta_half_widths(weights, initial_means, optimized_means, ratio,
                                      confidence)
-    value = math.exp(math.fsum(weights * log_speedups) / math.fsum(weights))
-    return AggregateInterval(definition, value, value * math.exp(-half),
-                             value * math.exp(half), confidence, "delta")
+    value = _exp(math.fsum(weights * log_speedups) / math.fsum(weights))
+    return AggregateInterval(definition, value, value * _exp(-half), value * _exp(half),
+                             confidence, "delta")
+
+
+def _exp(power: float) -> float:
+    """e**power, inf beyond the floats: versions whose times differ by more than 1e308
+    (1e-300 against 1e300, each within reach of the baseline) where math.exp raises."""
+    try:
+        return math.exp(power)
+    except OverflowError:
+        return math.inf
 
 
 def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, list],

@@ -174,3 +174,20 @@ def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, 
     content = files["results.json"]
     text = b"".join(content) if isinstance(content, Streamed) else content
     assert b"NaN" not in text and b"Infinity" not in text
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_versions_further_apart_than_the_floats_are_ranked(tmp_path):
+    """Two versions each within reach of the baseline (1e-300 and 1e300 times against 1) are
+    1e600 apart: the ranking's factor between them is beyond the floats (null in
+    results.json), not an OverflowError (found by fuzzing several-version configs)."""
+    rng = np.random.default_rng(3)
+    for name, scale in (("base", 1.0), ("tiny", 1e-300), ("huge", 1e300)):
+        (tmp_path / f"{name}.txt").write_text(
+            "\n".join(map(repr, (scale * rng.uniform(1, 1.2, 10)).tolist())))
+    (tmp_path / "v.csv").write_text("benchmark,base,tiny,huge\nb,base.txt,tiny.txt,huge.txt\n")
+    status = main([str(tmp_path / "v.csv"), "--baseline", "base", "-o", str(tmp_path / "out"),
+                   "--quiet", "--format", "json,md,csv,tex,html"])
+    assert status == 0
+    text = (tmp_path / "out" / "results.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
