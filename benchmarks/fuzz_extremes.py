@@ -8,7 +8,8 @@ arithmetic: all near 1e-300 or 1e300, spanning 1e-320 to 1e300, constant (1e-320
 ties, subnormals (5e-324), a mix of 1e-320, 1e5 and 1.7e308, or ordinary ones; weights of 1,
 2, 1e300 or 1e-300; a random correction, threshold, aggregate interval and resample count.
 It runs the analysis and renders JSON, Markdown, CSV, LaTeX, HTML (with --pdf: PDF instead,
-slower) and the terminal summary, in-process, warnings raised as errors. Prints each failure
+slower) and the terminal summary, in-process, warnings raised as errors; "nan" in the words of
+results.json or summary.md is a failure too. Prints each failure
 (exception and where) and the count. tests/test_extremes.py runs a smaller hypothesis version
 of this on every test run.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import tempfile
 import time
 import traceback
@@ -70,6 +72,9 @@ def run_suite(rng: random.Random, folder: Path, formats: tuple[str, ...]) -> Non
     text = b"".join(content) if isinstance(content, Streamed) else content
     if b"NaN" in text or b"Infinity" in text:
         raise ValueError("results.json is not strict JSON")
+    if re.search(rb"\bnan\b", text) or ("md" in formats and re.search(rb"\bnan\b",
+                                                                      files["summary.md"])):
+        raise ValueError("'nan' in the words of results.json or summary.md")
     render_terminal(results, formats)
 
 

@@ -35,6 +35,7 @@ intervals", University of Kent TR 4-12, 2012.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -312,6 +313,24 @@ def bound_texts(low: float, high: float, edges: Sequence[float] = ()) -> tuple[s
     return f"{low:.15g}", f"{high:.15g}"
 
 
+def percentile_ends(speedups: np.ndarray, tails: Sequence[float], axis: int | None = None
+                    ) -> np.ndarray:
+    """The resampled speedups' quantiles at ``tails`` (low, high). An end that is not a
+    number (between infinite resamples, or of 0/0 ones: times spanning more than the floats)
+    is the widest it can be: 0 below, infinity above."""
+    ends = np.quantile(speedups, tails, axis=axis)
+    if np.isnan(ends).any():
+        ends[0], ends[1] = widest_where_undefined(ends[0], ends[1])
+    return ends
+
+
+def widest_where_undefined(low: np.ndarray | float, high: np.ndarray | float
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """The ends of an interval of speedups, each that is not a number (NaN: from infinities
+    or 0/0, times spanning more than the floats) made the widest it can be: 0, infinity."""
+    return np.where(np.isnan(low), 0.0, low), np.where(np.isnan(high), math.inf, high)
+
+
 #: Resamples needed in each tail before a bootstrap interval may decide a call.
 MIN_TAIL_RESAMPLES = 25
 
@@ -401,7 +420,7 @@ def decide_calls(
         resampled = bootstrap_ratios[index]
         if resampled is not None and resampled.size:
             tail = (1 - confidence[index]) / 2
-            low[index], high[index] = np.quantile(resampled, [tail, 1 - tail])
+            low[index], high[index] = percentile_ends(resampled, [tail, 1 - tail])
             bounded[index], methods[index] = True, "bootstrap"
             resamples[index] = resampled.size
     calls = classify(low, high, bounded, threshold)

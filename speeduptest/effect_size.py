@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from .change import MIN_TAIL_RESAMPLES, MeanRatio, fieller_bounds
+from .change import MIN_TAIL_RESAMPLES, MeanRatio, fieller_bounds, percentile_ends
 from .hierarchy import Hierarchy, VarianceComponents, balanced_components, variance_components
 from .notices import Notice, plural
 
@@ -323,7 +323,7 @@ def bootstrap_interval(initial_means: np.ndarray, optimized_means: np.ndarray,
                        confidence: float) -> RatioInterval:
     """Percentile interval of the ratio of the resampled means."""
     ratios = initial_means / optimized_means
-    low, high = np.quantile(ratios, [(1 - confidence) / 2, (1 + confidence) / 2])
+    low, high = percentile_ends(ratios, [(1 - confidence) / 2, (1 + confidence) / 2])
     return RatioInterval("bootstrap", float(low), float(high), True)
 
 
@@ -432,7 +432,7 @@ def flat_bootstrap_intervals(initial: np.ndarray, optimized: np.ndarray,
         levels = confidence[rows]
         for level in np.unique(levels):
             same = np.flatnonzero(levels == level)
-            chunk_low[same], chunk_high[same] = np.quantile(
+            chunk_low[same], chunk_high[same] = percentile_ends(
                 ratios[same], [(1 - level) / 2, (1 + level) / 2], axis=1)
         shift = exponents_i - exponents_o
         low[rows], high[rows] = np.ldexp(chunk_low, shift), np.ldexp(chunk_high, shift)

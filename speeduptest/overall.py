@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import special
 
-from .change import MeanRatio
+from .change import MeanRatio, widest_where_undefined
 from .effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
@@ -135,6 +135,7 @@ def _gain(speedup: float | None) -> float | None:
 
 def _aggregate_interval(definition: str, value: float, low: float, high: float,
                         confidence: float, method: str) -> AggregateInterval:
+    low, high = (float(end) for end in widest_where_undefined(low, high))
     return AggregateInterval(definition, value, low, high, confidence, method=method)
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import __version__
 from .analysis import BATCH, MIN_PARALLEL_BATCHES, Progress, analyse_benchmarks
-from .change import Change, MeanRatio, classify
+from .change import Change, MeanRatio, classify, widest_where_undefined
 from .config import BenchmarkSpec
 from .floats import special_values_expected
 from .model import (
@@ -263,8 +263,9 @@ def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
     (half, _), _ = delta_half_widths(weights, initial_means, optimized_means, ratio,
                                      confidence)
     value = _exp(math.fsum(weights * log_speedups) / math.fsum(weights))
-    return AggregateInterval(definition, value, value * _exp(-half), value * _exp(half),
-                             confidence, "delta")
+    low, high = (float(end) for end in widest_where_undefined(value * _exp(-half),
+                                                              value * _exp(half)))
+    return AggregateInterval(definition, value, low, high, confidence, "delta")
 
 
 def _exp(power: float) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -174,6 +175,10 @@ def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, 
     content = files["results.json"]
     text = b"".join(content) if isinstance(content, Streamed) else content
     assert b"NaN" not in text and b"Infinity" not in text
+    # Nor a number that is not one in the words (an interval "[0, nan]": its end is then
+    # the widest, change.percentile_ends).
+    for words in (text, files["summary.md"]):
+        assert re.search(rb"\bnan\b", words) is None
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")
