@@ -43,7 +43,7 @@ def extreme_sample(rng: random.Random) -> list[float]:
     if kind == "spanning":
         return [10 ** rng.uniform(-320, 300) for _ in range(size)]
     if kind == "constant":
-        return [rng.choice([1e-320, 1.0, 1e308])] * size
+        return [rng.choice([1e-320, 1.0, 1e308, 1.7e308])] * size
     if kind == "ties":
         return [rng.choice([1.0, 2.0]) for _ in range(size)]
     if kind == "subnormal":

@@ -44,6 +44,7 @@ from .protocol import run_tests
 from .stattests import (
     KS_EXACT_PRODUCT,
     SHAPIRO_MAX_SIZE,
+    SHAPIRO_NOT_REPRESENTABLE,
     WILCOXON_EXACT_LIMIT,
     FTestResult,
     KSResult,
@@ -322,7 +323,9 @@ def _shapiro_batch(values: np.ndarray, constant: np.ndarray) -> list[ShapiroResu
         ordered -= sample[:, n // 2, None]  # scipy subtracts x[n // 2] of the unsorted data
         w[computed], p_value[computed] = _swilk(ordered, n)
     not_computed = ShapiroResult(None, None, n, note=_NOTE_IDENTICAL)
-    return [ShapiroResult(wb, pb, n) if ok else not_computed
+    not_representable = ShapiroResult(None, None, n, note=SHAPIRO_NOT_REPRESENTABLE)
+    return [(ShapiroResult(wb, pb, n) if math.isfinite(wb) and math.isfinite(pb)
+             else not_representable) if ok else not_computed
             for ok, wb, pb in zip(computed.tolist(), w.tolist(), p_value.tolist(), strict=True)]
 
 

@@ -59,9 +59,14 @@ def summarise_rows(samples: np.ndarray) -> list[SampleSummary]:
     mean = np.ldexp(scaled.mean(axis=1, keepdims=True), exponent)[:, 0]
     std = (np.ldexp(scaled.std(axis=1, ddof=1, keepdims=True), exponent)[:, 0] if size > 1
            else np.full(samples.shape[0], np.nan))
-    return [SampleSummary(size, mean_, median, low, high, None if size == 1 else spread)
-            for mean_, median, low, high, spread in zip(
-                mean.tolist(), np.median(samples, axis=1).tolist(),
+    median = np.median(samples, axis=1)
+    overflowed = ~np.isfinite(median)  # the mean of the middle two of 1.7e308 and 1.7e308
+    if overflowed.any():
+        median[overflowed] = np.ldexp(np.median(scaled[overflowed], axis=1),
+                                      exponent[overflowed, 0])
+    return [SampleSummary(size, mean_, median_, low, high, None if size == 1 else spread)
+            for mean_, median_, low, high, spread in zip(
+                mean.tolist(), median.tolist(),
                 samples.min(axis=1).tolist(), largest.tolist(), std.tolist(), strict=True)]
 
 

@@ -138,7 +138,15 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     from scipy import stats
 
     result = stats.shapiro(x)
-    return ShapiroResult(float(result.statistic), float(result.pvalue), n)
+    statistic, p_value = float(result.statistic), float(result.pvalue)
+    if not (math.isfinite(statistic) and math.isfinite(p_value)):
+        return ShapiroResult(None, None, n, note=SHAPIRO_NOT_REPRESENTABLE)
+    return ShapiroResult(statistic, p_value, n)
+
+
+#: Why Shapiro–Wilk is not computed for a sample whose W is not a number: times spanning more
+#: than the floats (5e-324 to 1e300) against the other sample's scale.
+SHAPIRO_NOT_REPRESENTABLE = "not representable for these values, which span beyond the floats"
 
 
 def f_test(x: np.ndarray, y: np.ndarray) -> FTestResult:
