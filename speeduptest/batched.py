@@ -42,9 +42,11 @@ from scipy import special
 from .model import ProtocolTests
 from .protocol import run_tests
 from .stattests import (
+    IDENTICAL_NOTE,
     KS_EXACT_PRODUCT,
     SHAPIRO_MAX_SIZE,
     SHAPIRO_NOT_REPRESENTABLE,
+    SHAPIRO_SIZE_NOTE,
     WILCOXON_EXACT_LIMIT,
     FTestResult,
     KSResult,
@@ -71,8 +73,6 @@ SAFE_MAGNITUDE = 2.0**500
 #: 2 × 10⁶ values: 0.26 s against 0.81 s; 2 × 256 values: 0.067 s against 0.061 s.
 LONG_ROW_SIZE = 1024
 
-_NOTE_SHAPIRO_SIZE = f"defined for 3 to {SHAPIRO_MAX_SIZE} values"
-_NOTE_IDENTICAL = "all values are identical"
 _NOTE_ZERO_VARIANCE = "both samples have zero variance"
 _NOTE_CONSTANT = "data are essentially constant"
 _NOTE_NOT_REPRESENTABLE = ("the statistic or its degrees of freedom are not representable "
@@ -311,7 +311,7 @@ def _shapiro_batch(values: np.ndarray, constant: np.ndarray) -> list[ShapiroResu
     """``shapiro_wilk`` of every row (already at the common scale)."""
     rows, n = values.shape
     if n < 3 or n > SHAPIRO_MAX_SIZE:
-        return [ShapiroResult(None, None, n, note=_NOTE_SHAPIRO_SIZE)] * rows
+        return [ShapiroResult(None, None, n, note=SHAPIRO_SIZE_NOTE)] * rows
     computed = ~constant
     w = np.full(rows, np.nan)
     p_value = np.full(rows, np.nan)
@@ -322,7 +322,7 @@ def _shapiro_batch(values: np.ndarray, constant: np.ndarray) -> list[ShapiroResu
         ordered = np.sort(sample, axis=1)
         ordered -= sample[:, n // 2, None]  # scipy subtracts x[n // 2] of the unsorted data
         w[computed], p_value[computed] = _swilk(ordered, n)
-    not_computed = ShapiroResult(None, None, n, note=_NOTE_IDENTICAL)
+    not_computed = ShapiroResult(None, None, n, note=IDENTICAL_NOTE)
     not_representable = ShapiroResult(None, None, n, note=SHAPIRO_NOT_REPRESENTABLE)
     return [(ShapiroResult(wb, pb, n) if math.isfinite(wb) and math.isfinite(pb)
              else not_representable) if ok else not_computed
@@ -600,7 +600,7 @@ def _wmw_batch(x: np.ndarray, y: np.ndarray,
         tie_term = ties[normal] / ((m + n) * (m + n - 1))
         sigma = np.sqrt(m * n / 12.0 * ((m + n + 1) - tie_term))
         p_value[normal] = special.ndtr(-(centred - 0.5) / sigma)
-    flat = WilcoxonResult(None, None, "normal", "greater", note=_NOTE_IDENTICAL)
+    flat = WilcoxonResult(None, None, "normal", "greater", note=IDENTICAL_NOTE)
     return [(WilcoxonResult(s, p, "exact" if e else "normal", "greater")
              if not same or e else flat)
             for e, same, s, p in zip(exact.tolist(), identical.tolist(), statistic.tolist(),

@@ -119,6 +119,14 @@ def _finite_or_none(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+#: Why a test is not computed (the same words per pair and batched): Shapiro–Wilk's sizes,
+#: samples without a spread, and a W that is not a number (times spanning more than the floats,
+#: 5e-324 to 1e300, against the other sample's scale).
+SHAPIRO_SIZE_NOTE = f"defined for 3 to {SHAPIRO_MAX_SIZE} values"
+IDENTICAL_NOTE = "all values are identical"
+SHAPIRO_NOT_REPRESENTABLE = "not representable for these values, which span beyond the floats"
+
+
 def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     """Shapiro–Wilk normality test, as R's ``shapiro.test`` (Royston 1995, AS R94).
 
@@ -128,9 +136,9 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     x = np.asarray(x, dtype=float)
     n = int(x.size)
     if n < 3 or n > SHAPIRO_MAX_SIZE:
-        return ShapiroResult(None, None, n, note=f"defined for 3 to {SHAPIRO_MAX_SIZE} values")
+        return ShapiroResult(None, None, n, note=SHAPIRO_SIZE_NOTE)
     if _is_constant(x):
-        return ShapiroResult(None, None, n, note="all values are identical")
+        return ShapiroResult(None, None, n, note=IDENTICAL_NOTE)
     # W is scale-invariant: at a scale near 1 (an exact power of two), scipy's zero-range
     # guard (range below 1e-19 gives W = 1, p = 1) cannot mistake tiny times for constants.
     x = np.ldexp(x, -int(np.frexp(np.max(np.abs(x)))[1]))
@@ -144,9 +152,6 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     return ShapiroResult(statistic, p_value, n)
 
 
-#: Why Shapiro–Wilk is not computed for a sample whose W is not a number: times spanning more
-#: than the floats (5e-324 to 1e300) against the other sample's scale.
-SHAPIRO_NOT_REPRESENTABLE = "not representable for these values, which span beyond the floats"
 
 
 def f_test(x: np.ndarray, y: np.ndarray) -> FTestResult:
@@ -346,7 +351,7 @@ def wilcoxon_mann_whitney(
                    "two-sided": min(1.0, 2 * min(upper, lower))}[alternative]
         return WilcoxonResult(statistic, float(p_value), "exact", alternative)
     if ties.size == 1:
-        return WilcoxonResult(None, None, "normal", alternative, note="all values are identical")
+        return WilcoxonResult(None, None, "normal", alternative, note=IDENTICAL_NOTE)
     centred = statistic - m * n / 2.0
     tie_term = float(np.sum(ties.astype(float) ** 3 - ties)) / ((m + n) * (m + n - 1))
     sigma = math.sqrt(m * n / 12.0 * ((m + n + 1) - tie_term))
