@@ -31,11 +31,14 @@ from speeduptest.output import Streamed
 from speeduptest.render.terminal import render_terminal
 from speeduptest.reports import render_formats
 
+#: The kinds of samples drawn (``extreme_sample``); "ordinary" ones keep the harness honest.
+KINDS = ["tiny", "huge", "spanning", "constant", "ties", "subnormal", "mix", "ordinary"]
 
-def extreme_sample(rng: random.Random) -> list[float]:
+
+def extreme_sample(rng: random.Random, kind: str | None = None) -> list[float]:
+    """A sample of one of KINDS (drawn at random unless given)."""
     size = rng.choice([3, 4, 5, 7, 12, 31, 40])
-    kind = rng.choice(["tiny", "huge", "spanning", "constant", "ties", "subnormal", "mix",
-                       "ordinary"])
+    kind = kind or rng.choice(KINDS)
     if kind == "tiny":
         return [rng.uniform(1, 2) * 1e-300 for _ in range(size)]
     if kind == "huge":
@@ -53,6 +56,15 @@ def extreme_sample(rng: random.Random) -> list[float]:
     return [abs(rng.gauss(10, 1)) + 1e-9 for _ in range(size)]
 
 
+def strict_results_json(files: dict) -> bytes:
+    """results.json of rendered ``files``, raising if it is not strict JSON."""
+    content = files["results.json"]
+    text = b"".join(content) if isinstance(content, Streamed) else content
+    if b"NaN" in text or b"Infinity" in text:
+        raise ValueError("results.json is not strict JSON")
+    return text
+
+
 def run_suite(rng: random.Random, folder: Path, formats: tuple[str, ...]) -> None:
     rows = ["benchmark,initial,optimized,weight"]
     for index in range(rng.choice([1, 2, 3])):
@@ -68,10 +80,7 @@ def run_suite(rng: random.Random, folder: Path, formats: tuple[str, ...]) -> Non
                         threshold=rng.choice([0.0, 0.01]))
     results = analyse_config(folder / "c.csv", settings)
     files = render_formats(results, formats, workers=1)
-    content = files["results.json"]
-    text = b"".join(content) if isinstance(content, Streamed) else content
-    if b"NaN" in text or b"Infinity" in text:
-        raise ValueError("results.json is not strict JSON")
+    text = strict_results_json(files)
     if re.search(rb"\bnan\b", text) or ("md" in formats and re.search(rb"\bnan\b",
                                                                       files["summary.md"])):
         raise ValueError("'nan' in the words of results.json or summary.md")
