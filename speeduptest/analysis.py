@@ -67,7 +67,7 @@ from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
-from .prefetch import prefetched
+from .prefetch import Digested, prefetched
 from .protocol import (
     analyse_pair,
     is_small,
@@ -77,7 +77,15 @@ from .protocol import (
     summarise_rows,
     tie_free_rows,
 )
-from .readers import DEFAULT_OPTIONS, ReadOptions, SourceFile, read_source, select
+from .readers import (
+    DEFAULT_OPTIONS,
+    ReadOptions,
+    SourceFile,
+    plain_digest,
+    read_digest,
+    read_source,
+    select,
+)
 from .samples import Sample
 from .switching import quick_switches
 
@@ -149,7 +157,8 @@ def _read_benchmarks(
     specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
 ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
-    ``sources``), the bytes of many files read ahead by a child process (prefetch)."""
+    ``sources``), many files read ahead by a child process (prefetch), which also parses the
+    plain samples among them."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
                                             spec.optimized_key or file_key(spec.optimized)))
              for spec in specs]
@@ -158,13 +167,15 @@ def _read_benchmarks(
         for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
             if key not in sources:
                 unread.setdefault(key, file)
-    with contextlib.closing(prefetched(list(unread.values()))) as contents:
+    with contextlib.closing(prefetched(list(unread.values()), plain_digest)) as contents:
         arriving = zip(unread.items(), contents, strict=True)
         for index, (spec, keys) in enumerate(keyed, start=1):
             for key in keys:
                 while key not in sources:
                     (file_read, file), content = next(arriving)
-                    sources[file_read] = read_source(file, options=options, content=content)
+                    sources[file_read] = (
+                        read_digest(file, content.payload) if type(content) is Digested
+                        else read_source(file, options=options, content=content))
             yield _read_benchmark(index, spec, keys, config, sources)
 
 

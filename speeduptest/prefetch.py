@@ -9,34 +9,62 @@ makes the calls and streams the contents through a pipe, read here in large bloc
 Only regular files read whole are sent; anything else (missing, unreadable, a directory, a
 pipe, larger than PREFETCH_MAX_BYTES, grown while read) is marked "read it yourself", and the
 caller reads it exactly as without the child, so every problem is reported as before.
+
+The child may also do the first step of the caller's work on a file (``digest``: for plain
+samples, their checksum and values, see :func:`speeduptest.readers.plain_digest`) and send that
+instead of the bytes: it has the time (its system calls take a fraction of what parsing takes
+here), and what it sends is what the caller would have computed from the bytes.
 """
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import os
 import signal
 import stat
 import struct
 import sys
+import termios
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 #: Files below which the child is not worth its start (measured: ~15 ms to fork).
 MIN_FILES = 1_000
 #: Larger files are read by the caller (a few large files gain nothing from the child).
 PREFETCH_MAX_BYTES = 1 << 20
-#: Frame header: the content's length, or SKIP.
-_HEADER = struct.Struct("<I")
+#: Frame header: the payload's length, or SKIP; whether it is a digest.
+_HEADER = struct.Struct("<I?")
 _SKIP = 0xFFFFFFFF
-#: Bytes the child gathers before writing them in one call.
-_BLOCK = 1 << 18
 
 
-def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
-    """For each of ``paths``, in order: its content, or None where the caller must read the
-    file itself. A generator: close it (or run it to the end) to reap the child."""
+class Digested(NamedTuple):
+    """What ``digest`` made of a file's content in the child (instead of the content)."""
+
+    payload: bytes
+
+
+#: In the child: a compact form of a file's content that the caller can use instead of the
+#: content itself (None: send the content).
+Digest = Callable[[Path, bytes], bytes | None]
+#: Bytes the child gathers before writing them in one call (few: the backlog it measures is
+#: then current).
+_BLOCK = 1 << 14
+#: The child digests a file only while the caller has at least this much to read: the child
+#: then has time to spare, and the caller less to do; otherwise it sends the bytes as they
+#: are, so that the caller does not wait for it (digesting costs the child several times
+#: what the system calls cost on a warm cache, and less than them on a cold one).
+_BACKLOG = 1 << 14
+
+
+def prefetched(paths: Sequence[Path], digest: Digest | None = None
+               ) -> Iterator[bytes | Digested | None]:
+    """For each of ``paths``, in order: its content (or what ``digest`` made of it, when not
+    None), or None where the caller must read the file itself. A generator: close it (or run
+    it to the end) to reap the child."""
     # Not from a process with other threads (a program using the API: a lock one of them
     # holds could stay locked in the child), nor where children are reaped by the system
     # (SIGCHLD ignored, inherited across exec): this one could not wait for its own.
@@ -50,7 +78,7 @@ def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
     # would leave the child behind.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
-        child, read_end = _fork(paths, previous)
+        child, read_end = _fork(paths, digest, previous)
     except OSError:  # no pipe or no process to be had (limits, memory): read them here
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         yield from (None for _ in paths)
@@ -63,12 +91,15 @@ def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
                 if len(header) < _HEADER.size:  # the child died: read the rest here
                     yield None
                     continue
-                (size,) = _HEADER.unpack(header)
+                size, digested = _HEADER.unpack(header)
                 if size == _SKIP:
                     yield None
                     continue
                 content = stream.read(size)
-                yield content if len(content) == size else None
+                if len(content) < size:
+                    yield None
+                else:
+                    yield Digested(content) if digested else content
     finally:
         _reap(child)
 
@@ -76,7 +107,7 @@ def prefetched(paths: Sequence[Path]) -> Iterator[bytes | None]:
 _HELD = {signal.SIGINT, signal.SIGTERM}
 
 
-def _fork(paths: Sequence[Path], mask: set) -> tuple[int, int]:
+def _fork(paths: Sequence[Path], digest: Digest | None, mask: set) -> tuple[int, int]:
     """Start the child (signals held by the caller); its pid and the pipe's read end."""
     read_end, write_end = os.pipe()
     try:
@@ -90,7 +121,7 @@ def _fork(paths: Sequence[Path], mask: set) -> tuple[int, int]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(read_end)
-        _serve(paths, write_end)
+        _serve(paths, digest, write_end)
     os.close(write_end)
     return child, read_end
 
@@ -105,7 +136,7 @@ def _reap(child: int) -> None:
         os.waitpid(child, 0)
 
 
-def _serve(paths: Sequence[Path], out: int) -> None:
+def _serve(paths: Sequence[Path], digest: Digest | None, out: int) -> None:
     """In the child: write each file's frame to ``out``, then exit without running any of
     the parent's exit handlers."""
     try:
@@ -113,8 +144,14 @@ def _serve(paths: Sequence[Path], out: int) -> None:
         gathered = 0
         for path in paths:
             content = _content(path)
-            frames.append(_HEADER.pack(_SKIP) if content is None
-                          else _HEADER.pack(len(content)) + content)
+            compact = (None if content is None or digest is None
+                       or gathered + _unread(out) < _BACKLOG else digest(path, content))
+            if content is None:
+                frames.append(_HEADER.pack(_SKIP, False))
+            elif compact is None:
+                frames.append(_HEADER.pack(len(content), False) + content)
+            else:
+                frames.append(_HEADER.pack(len(compact), True) + compact)
             gathered += len(frames[-1])
             if gathered >= _BLOCK:
                 _write_all(out, b"".join(frames))
@@ -148,6 +185,13 @@ def _content(path: Path) -> bytes | None:
         return None
     finally:
         os.close(descriptor)
+
+
+def _unread(out: int) -> int:
+    """Bytes written to the pipe ``out`` that the caller has not read yet."""
+    count = array.array("i", [0])
+    fcntl.ioctl(out, termios.FIONREAD, count, True)
+    return count[0]
 
 
 def _write_all(out: int, data: bytes) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 import speeduptest.prefetch as prefetch
 from speeduptest.cli import main
+from speeduptest.readers import plain_digest, read_digest, read_source
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
@@ -33,6 +34,32 @@ def test_contents_or_read_it_yourself(tmp_path: Path, monkeypatch) -> None:
     paths = [plain, tmp_path / "missing.txt", empty, large, folder, fifo, Path("a\0b"), plain]
     assert list(prefetch.prefetched(paths)) == [b"1 2 3\n", None, b"", None, None, None, None,
                                                  b"1 2 3\n"]
+
+
+def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    """With a backlog (here forced), the child sends a plain sample's checksum and values
+    instead of its bytes; anything else comes as bytes, as before."""
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    monkeypatch.setattr(prefetch, "_BACKLOG", 0)
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(b"1.5 2.25\n3e-9\n0.1\n")
+    commented = tmp_path / "commented.txt"
+    commented.write_bytes(b"# a comment\n1 2 3\n")
+    negative = tmp_path / "negative.txt"
+    negative.write_bytes(b"1 -2 3\n")
+    paths = [plain, commented, negative, tmp_path / "missing.txt"]
+    fetched = list(prefetch.prefetched(paths, plain_digest))
+    assert isinstance(fetched[0], prefetch.Digested)
+    assert fetched[1:] == [commented.read_bytes(), negative.read_bytes(), None]
+    digested, read = read_digest(plain, fetched[0].payload), read_source(plain)
+    assert (digested.path, digested.format, digested.sha256) == (read.path, read.format,
+                                                                  read.sha256)
+    assert [(s.path, s.sha256) for s in digested.samples] == [(s.path, s.sha256)
+                                                              for s in read.samples]
+    values = digested.samples[0].data.values()
+    assert values.tobytes() == read.samples[0].data.values().tobytes()
+    assert values.tolist() == [1.5, 2.25, 3e-9, 0.1]
 
 
 def test_closing_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
@@ -58,11 +85,14 @@ def test_a_run_reads_the_same_with_and_without_the_child(tmp_path: Path, monkeyp
     (tmp_path / "b6-initial.txt").write_text("# comment\n1 2 3\n")
     arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "50"]
     assert main([*arguments, "-o", str(tmp_path / "with")]) == 1
+    monkeypatch.setattr(prefetch, "_BACKLOG", 0)  # every plain sample parsed by the child
+    assert main([*arguments, "-o", str(tmp_path / "digested")]) == 1
     monkeypatch.setattr(prefetch, "MIN_FILES", 10**9)
     assert main([*arguments, "-o", str(tmp_path / "without")]) == 1
-    with_child = (tmp_path / "with" / "results.json").read_bytes()
-    assert with_child == (tmp_path / "without" / "results.json").read_bytes()
-    assert b"file not found" in with_child and b"is a directory" in with_child
+    without_child = (tmp_path / "without" / "results.json").read_bytes()
+    for run in ("with", "digested"):
+        assert (tmp_path / run / "results.json").read_bytes() == without_child
+    assert b"file not found" in without_child and b"is a directory" in without_child
 
 
 def test_a_named_pipe_with_a_waiting_writer_is_left_to_the_caller(tmp_path: Path,

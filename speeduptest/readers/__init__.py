@@ -50,8 +50,8 @@ from ..samples import (
 from . import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
 from .common import InputError, SourceFile, named
 
-__all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "read_source", "select",
-           "split_reference"]
+__all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "plain_digest", "read_digest",
+           "read_source", "select", "split_reference"]
 
 
 @dataclass(frozen=True)
@@ -225,14 +225,39 @@ def read_source(file: Path, display: str | None = None,
     sha256 = hashlib.sha256(raw).hexdigest()
     filename = os.path.basename(file)
     plain = _plain_sample(raw, filename)
-    if plain is not None:  # what parse_source makes of it, without its steps (and the
-        # sample with its checksum already, as select gives it)
-        return SourceFile(display, "sample",
-                          (Sample(display, Hierarchy.flat(plain), sha256=sha256),),
-                          sha256=sha256)
+    if plain is not None:
+        return _plain_source(display, plain, sha256)
     source = parse_source(raw, display, filename, options)
     return SourceFile(source.path, source.format, source.samples, problem=source.problem,
                       errors=source.errors, sha256=sha256, notices=source.notices)
+
+
+def _plain_source(display: str, values: np.ndarray, sha256: str) -> SourceFile:
+    """What :func:`parse_source` makes of a plain sample, without its steps (and the sample
+    with its checksum already, as :func:`select` gives it)."""
+    return SourceFile(display, "sample", (Sample(display, Hierarchy.flat(values), sha256=sha256),),
+                      sha256=sha256)
+
+
+#: Bytes of a SHA-256 in hexadecimal, at the start of a :func:`plain_digest`.
+_HEX_DIGEST = 64
+
+
+def plain_digest(file: Path, raw: bytes) -> bytes | None:
+    """What the prefetch child sends of a plain sample file instead of its bytes (the step of
+    :func:`read_source` that it can take over): its SHA-256 in hexadecimal and its values as
+    float64 bytes; None for any other file."""
+    plain = _plain_sample(raw, os.path.basename(file))
+    if plain is None:
+        return None
+    return hashlib.sha256(raw).hexdigest().encode("ascii") + plain.tobytes()
+
+
+def read_digest(file: Path, digest: bytes) -> SourceFile:
+    """:func:`read_source` of a plain sample file from its :func:`plain_digest`."""
+    values = np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST)
+    return _plain_source(visible(os.path.normpath(str(file))), values,
+                         digest[:_HEX_DIGEST].decode("ascii"))
 
 
 def _plain_sample(raw: bytes, filename: str) -> np.ndarray | None:
