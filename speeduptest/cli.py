@@ -7,9 +7,10 @@ import math
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
@@ -20,6 +21,10 @@ from .output import (
     check_output_folder,
     write_report_folder,
 )
+
+if TYPE_CHECKING:
+    from .model import RunInfo, Settings
+    from .readers import ReadOptions
 
 # The analysis, the readers and the renderers are imported where they are used: the options
 # are parsed (and --help answered) without scipy, statsmodels or matplotlib.
@@ -350,11 +355,9 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
-    from .config import ConfigError
     from .model import RunInfo, Settings
+    from .nocycles import built_then_read
     from .readers import ReadOptions
-    from .versions_entry import analyse_any_config, compare_any
-    from .versions_model import VersionsResults
 
     settings = Settings(
         alpha=args.alpha,
@@ -376,6 +379,18 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time)
+    with built_then_read() as built:
+        return _analyse_and_report(args, settings, progress, run, options, comparing, output,
+                                   built)
+
+
+def _analyse_and_report(args: argparse.Namespace, settings: Settings, progress: _Progress,
+                        run: RunInfo, options: ReadOptions, comparing: bool, output: Path,
+                        built: Callable[[], None]) -> int:
+    from .config import ConfigError
+    from .versions_entry import analyse_any_config, compare_any
+    from .versions_model import VersionsResults
+
     try:
         if comparing:
             results = compare_any(args.files, settings, args.baseline, progress, run,
@@ -389,6 +404,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
+    built()  # the results are complete: the renderers only read them
     if isinstance(results, VersionsResults):
         from .render.versions_text import render_versions_terminal
         from .versions_reports import render_versions_formats as render_formats
