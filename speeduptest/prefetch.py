@@ -1,10 +1,11 @@
 """The bytes of many small files read by a child process while this one parses them.
 
-Reading the 20,000 files of 10,000 benchmarks costs ~27 µs of system calls per file on the
-2-core virtual machine of the benchmarks (open, fstat, read, close: 0.55 s), time in which
-this process could parse. A thread cannot take them over: it would need the GIL back after
-every call, and gets it only every 5 ms while the parser runs. A child forked for the purpose
-makes the calls and streams the contents through a pipe, read here in large blocks.
+Reading the 20,000 files of 10,000 benchmarks costs 7-27 µs of system calls per file on the
+2-core virtual machine of the benchmarks (open, fstat, read, close; depending on what the
+kernel has cached), time in which this process could parse. A thread cannot take them over: it
+would need the GIL back after every call, and gets it only every 5 ms while the parser runs. A
+child forked for the purpose (:mod:`speeduptest.forking`) makes the calls and streams the
+contents through a pipe, read here in large blocks.
 
 Only regular files read whole are sent; anything else (missing, unreadable, a directory, a
 pipe, larger than PREFETCH_MAX_BYTES, grown while read) is marked "read it yourself", and the
@@ -19,18 +20,16 @@ here), and what it sends is what the caller would have computed from the bytes.
 from __future__ import annotations
 
 import array
-import contextlib
 import fcntl
 import os
-import signal
 import stat
 import struct
-import sys
 import termios
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+from .forking import child_process
 
 #: Files below which the child is not worth its start (measured: ~15 ms to fork).
 MIN_FILES = 1_000
@@ -65,26 +64,24 @@ def prefetched(paths: Sequence[Path], digest: Digest | None = None
     """For each of ``paths``, in order: its content (or what ``digest`` made of it, when not
     None), or None where the caller must read the file itself. A generator: close it (or run
     it to the end) to reap the child."""
-    # Not from a process with other threads (a program using the API: a lock one of them
-    # holds could stay locked in the child), nor where children are reaped by the system
-    # (SIGCHLD ignored, inherited across exec): this one could not wait for its own.
-    if (len(paths) < MIN_FILES or sys.platform != "linux" or not hasattr(os, "fork")
-            or threading.active_count() > 1
-            or signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN):
+    try:
+        read_end, write_end = os.pipe() if len(paths) >= MIN_FILES else (None, None)
+    except OSError:  # no pipe to be had (limits): read them here
+        read_end = write_end = None
+    if read_end is None or write_end is None:
         yield from (None for _ in paths)
         return
-    # Ctrl-C and SIGTERM wait while the child starts: one in the child before it ignores
-    # them would run this process's handlers there; one here before the reaping ``try``
-    # would leave the child behind.
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        child, read_end = _fork(paths, digest, previous)
-    except OSError:  # no pipe or no process to be had (limits, memory): read them here
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        yield from (None for _ in paths)
-        return
-    try:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    def serve() -> None:
+        os.close(read_end)
+        _serve(paths, digest, write_end)
+
+    with child_process(serve) as child:
+        os.close(write_end)
+        if child is None:  # no child to be had: read them here
+            os.close(read_end)
+            yield from (None for _ in paths)
+            return
         with os.fdopen(read_end, "rb", buffering=1 << 20) as stream:
             for _ in paths:
                 header = stream.read(_HEADER.size)
@@ -100,65 +97,27 @@ def prefetched(paths: Sequence[Path], digest: Digest | None = None
                     yield None
                 else:
                     yield Digested(content) if digested else content
-    finally:
-        _reap(child)
-
-
-_HELD = {signal.SIGINT, signal.SIGTERM}
-
-
-def _fork(paths: Sequence[Path], digest: Digest | None, mask: set) -> tuple[int, int]:
-    """Start the child (signals held by the caller); its pid and the pipe's read end."""
-    read_end, write_end = os.pipe()
-    try:
-        child = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        raise
-    if child == 0:  # pragma: no cover - the child process (its exit status is not read)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        os.close(read_end)
-        _serve(paths, digest, write_end)
-    os.close(write_end)
-    return child, read_end
-
-
-def _reap(child: int) -> None:
-    """Stop the child (done, or abandoned on an interrupt) and wait for it."""
-    try:
-        os.kill(child, signal.SIGKILL)
-    except ProcessLookupError:  # reaped by someone else (a host program waiting for any)
-        return
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(child, 0)
 
 
 def _serve(paths: Sequence[Path], digest: Digest | None, out: int) -> None:
-    """In the child: write each file's frame to ``out``, then exit without running any of
-    the parent's exit handlers."""
-    try:
-        frames: list[bytes] = []
-        gathered = 0
-        for path in paths:
-            content = _content(path)
-            compact = (None if content is None or digest is None
-                       or gathered + _unread(out) < _BACKLOG else digest(path, content))
-            if content is None:
-                frames.append(_HEADER.pack(_SKIP, False))
-            elif compact is None:
-                frames.append(_HEADER.pack(len(content), False) + content)
-            else:
-                frames.append(_HEADER.pack(len(compact), True) + compact)
-            gathered += len(frames[-1])
-            if gathered >= _BLOCK:
-                _write_all(out, b"".join(frames))
-                frames, gathered = [], 0
-        _write_all(out, b"".join(frames))
-    finally:
-        os._exit(0)
+    """In the child: write each file's frame to ``out``."""
+    frames: list[bytes] = []
+    gathered = 0
+    for path in paths:
+        content = _content(path)
+        compact = (None if content is None or digest is None
+                   or gathered + _unread(out) < _BACKLOG else digest(path, content))
+        if content is None:
+            frames.append(_HEADER.pack(_SKIP, False))
+        elif compact is None:
+            frames.append(_HEADER.pack(len(content), False) + content)
+        else:
+            frames.append(_HEADER.pack(len(compact), True) + compact)
+        gathered += len(frames[-1])
+        if gathered >= _BLOCK:
+            _write_all(out, b"".join(frames))
+            frames, gathered = [], 0
+    _write_all(out, b"".join(frames))
 
 
 def _content(path: Path) -> bytes | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import speeduptest.forking as forking
 import speeduptest.prefetch as prefetch
 from speeduptest.cli import main
 from speeduptest.readers import plain_digest, read_digest, read_source
@@ -115,7 +116,7 @@ def test_a_named_pipe_with_a_waiting_writer_is_left_to_the_caller(tmp_path: Path
     thread.start()
     plain = tmp_path / "plain.txt"
     plain.write_bytes(b"1 2 3\n")
-    monkeypatch.setattr(prefetch.threading, "active_count", lambda: 1)  # the writer thread
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)  # the writer thread
     assert list(prefetch.prefetched([fifo, plain])) == [None, b"1 2 3\n"]
     assert not written  # nobody opened it: the caller's read gets the data
     with open(fifo) as stream:
