@@ -31,24 +31,17 @@ def can_fork() -> bool:
 
 
 class Child:
-    """A forked child process, waited for once."""
+    """A forked child process."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.status: int | None = None  # its exit code once waited for
-
-    def wait(self) -> int:
-        """Wait until it ends; its exit code (0: ``work`` returned)."""
-        if self.status is None:
-            _, status = os.waitpid(self.pid, 0)
-            self.status = os.waitstatus_to_exitcode(status)
-        return self.status
+        self.stopped = False
 
     def stop(self) -> None:
         """Stop it (done, or abandoned on an interrupt) and wait for it."""
-        if self.status is not None:
+        if self.stopped:
             return
-        self.status = -signal.SIGKILL
+        self.stopped = True
         try:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:  # reaped by someone else (a host program waiting for any)
