@@ -1,6 +1,6 @@
 """Child processes forked to take a share of the work (:mod:`speeduptest.prefetch` reads and
-parses files ahead): when a child may be forked at all, and starting, waiting for and reaping
-one with the signals right.
+parses files ahead): when a child may be forked at all, and starting and reaping one with
+the signals right.
 
 Only early in a run: a child forked once the results exist shares their pages with this
 process, and each page that either then touches (a reference count changes) is copied, a
