@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from .forking import child_process
+from .forking import can_fork, child_process
 
 #: Files below which the child is not worth its start (measured: ~15 ms to fork).
 MIN_FILES = 1_000
@@ -64,11 +64,12 @@ def prefetched(paths: Sequence[Path], digest: Digest | None = None
     """For each of ``paths``, in order: its content (or what ``digest`` made of it, when not
     None), or None where the caller must read the file itself. A generator: close it (or run
     it to the end) to reap the child."""
+    if len(paths) < MIN_FILES or not can_fork():
+        yield from (None for _ in paths)
+        return
     try:
-        read_end, write_end = os.pipe() if len(paths) >= MIN_FILES else (None, None)
+        read_end, write_end = os.pipe()
     except OSError:  # no pipe to be had (limits): read them here
-        read_end = write_end = None
-    if read_end is None or write_end is None:
         yield from (None for _ in paths)
         return
 

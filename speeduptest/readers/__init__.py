@@ -208,7 +208,7 @@ def read_source(file: Path, display: str | None = None,
     """Read and recognise a file; ``display`` is how its path is shown to the user (by
     default, the path as given, normalised). ``content``: the file's bytes when already read
     (:mod:`speeduptest.prefetch`)."""
-    display = visible(display if display is not None else os.path.normpath(str(file)))
+    display = visible(display) if display is not None else _display_of(file)
     try:
         raw = _read_bytes(file) if content is None else content
     except FileNotFoundError:
@@ -256,8 +256,12 @@ def plain_digest(file: Path, raw: bytes) -> bytes | None:
 def read_digest(file: Path, digest: bytes) -> SourceFile:
     """:func:`read_source` of a plain sample file from its :func:`plain_digest`."""
     values = np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST)
-    return _plain_source(visible(os.path.normpath(str(file))), values,
-                         digest[:_HEX_DIGEST].decode("ascii"))
+    return _plain_source(_display_of(file), values, digest[:_HEX_DIGEST].decode("ascii"))
+
+
+def _display_of(file: Path) -> str:
+    """How a file read without a display name is shown: its path as given, normalised."""
+    return visible(os.path.normpath(str(file)))
 
 
 def _plain_sample(raw: bytes, filename: str) -> np.ndarray | None:
