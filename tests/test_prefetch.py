@@ -20,14 +20,19 @@ from throughput import make_config
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the child is Linux-only")
 
 
+def _written(folder: Path, **contents: bytes) -> list[Path]:
+    """Files of ``folder`` named after the keywords (``.txt``), with their contents."""
+    paths = []
+    for name, content in contents.items():
+        paths.append(folder / f"{name}.txt")
+        paths[-1].write_bytes(content)
+    return paths
+
+
 def test_contents_or_read_it_yourself(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(prefetch, "MIN_FILES", 0)
-    plain = tmp_path / "plain.txt"
-    plain.write_bytes(b"1 2 3\n")
-    empty = tmp_path / "empty.txt"
-    empty.write_bytes(b"")
-    large = tmp_path / "large.txt"
-    large.write_bytes(b"1\n" * (prefetch.PREFETCH_MAX_BYTES // 2 + 1))
+    plain, empty, large = _written(tmp_path, plain=b"1 2 3\n", empty=b"",
+                                   large=b"1\n" * (prefetch.PREFETCH_MAX_BYTES // 2 + 1))
     folder = tmp_path / "folder"
     folder.mkdir()
     fifo = tmp_path / "fifo"
@@ -43,12 +48,9 @@ def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
     instead of its bytes; anything else comes as bytes, as before."""
     monkeypatch.setattr(prefetch, "MIN_FILES", 0)
     monkeypatch.setattr(prefetch, "_BACKLOG", 0)
-    plain = tmp_path / "plain.txt"
-    plain.write_bytes(b"1.5 2.25\n3e-9\n0.1\n")
-    commented = tmp_path / "commented.txt"
-    commented.write_bytes(b"# a comment\n1 2 3\n")
-    negative = tmp_path / "negative.txt"
-    negative.write_bytes(b"1 -2 3\n")
+    plain, commented, negative = _written(tmp_path, plain=b"1.5 2.25\n3e-9\n0.1\n",
+                                          commented=b"# a comment\n1 2 3\n",
+                                          negative=b"1 -2 3\n")
     paths = [plain, commented, negative, tmp_path / "missing.txt"]
     fetched = list(prefetch.prefetched(paths, plain_digest))
     assert isinstance(fetched[0], prefetch.Digested)
