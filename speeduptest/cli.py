@@ -10,10 +10,10 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import __version__
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
+from .nocycles import built_then_read
 from .output import (
     DEFAULT_FORMATS,
     FORMATS,
@@ -21,10 +21,6 @@ from .output import (
     check_output_folder,
     write_report_folder,
 )
-
-if TYPE_CHECKING:
-    from .model import RunInfo, Settings
-    from .readers import ReadOptions
 
 # The analysis, the readers and the renderers are imported where they are used: the options
 # are parsed (and --help answered) without scipy, statsmodels or matplotlib.
@@ -327,7 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_NOTHING_ANALYSED
     what = " vs ".join(args.files) if comparing else str(args.config)
     try:
-        return _run(args, arguments, comparing, output)
+        with built_then_read() as built:
+            return _run(args, arguments, comparing, output, built)
     except KeyboardInterrupt:
         print(f"\nspeeduptest: interrupted; {args.output} was not changed", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -354,10 +351,15 @@ def _print(text: str, end: str = "\n") -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path) -> int:
+def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
+         built: Callable[[], None]) -> int:
+    """Analyse, print the answer, write the reports; ``built`` is called once the results are
+    complete (:func:`speeduptest.nocycles.built_then_read`)."""
+    from .config import ConfigError
     from .model import RunInfo, Settings
-    from .nocycles import built_then_read
     from .readers import ReadOptions
+    from .versions_entry import analyse_any_config, compare_any
+    from .versions_model import VersionsResults
 
     settings = Settings(
         alpha=args.alpha,
@@ -379,18 +381,6 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time)
-    with built_then_read() as built:
-        return _analyse_and_report(args, settings, progress, run, options, comparing, output,
-                                   built)
-
-
-def _analyse_and_report(args: argparse.Namespace, settings: Settings, progress: _Progress,
-                        run: RunInfo, options: ReadOptions, comparing: bool, output: Path,
-                        built: Callable[[], None]) -> int:
-    from .config import ConfigError
-    from .versions_entry import analyse_any_config, compare_any
-    from .versions_model import VersionsResults
-
     try:
         if comparing:
             results = compare_any(args.files, settings, args.baseline, progress, run,
