@@ -140,6 +140,7 @@ class _Pair:
     optimized: Hierarchy
     call_confidence: float = 0.95  # the highest level its call interval can get (SPEC §8)
     call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
+    paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
 
 
 def file_key(file: Path | str) -> tuple[int, int] | str:
@@ -199,14 +200,6 @@ def _read_benchmark(
     initial, optimized = read["initial"], read["optimized"]
     if not errors:
         errors = _unit_errors(spec, initial, optimized, config)
-    if not errors:
-        numerator, denominator = initial.data.grand_mean, optimized.data.grand_mean
-        ratio = numerator / denominator if denominator > 0 else math.inf  # float / float: inf
-        if not 0 < ratio < math.inf:
-            errors = [InputError(config, spec.line, (
-                f"the mean times of {initial.path} and {optimized.path} differ by a factor "
-                "beyond what a floating-point number can hold (more than 1e308): check "
-                "their units"))]
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
@@ -216,7 +209,30 @@ def _read_benchmark(
         input_notices=initial.notices + optimized.notices)
     if errors:
         return result, None
-    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data)
+    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
+                         paths=(initial.path, optimized.path))
+
+
+def _with_mean_ratios(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str
+                      ) -> list[_Pair]:
+    """The pairs whose mean times have a ratio that a float holds; the benchmarks of the
+    others get the error that says so (the grand means computed together, kept for the
+    analysis)."""
+    Hierarchy.cache_grand_means([side for pair in pairs for side in (pair.initial,
+                                                                     pair.optimized)])
+    usable = []
+    for pair in pairs:
+        numerator, denominator = pair.initial.grand_mean, pair.optimized.grand_mean
+        ratio = numerator / denominator if denominator > 0 else math.inf  # float / float: inf
+        if 0 < ratio < math.inf:
+            usable.append(pair)
+            continue
+        benchmark = benchmarks[pair.index - 1]
+        benchmarks[pair.index - 1] = dataclasses.replace(benchmark, errors=(InputError(
+            config, benchmark.config_line,
+            f"the mean times of {pair.paths[0]} and {pair.paths[1]} differ by a factor beyond "
+            "what a floating-point number can hold (more than 1e308): check their units"),))
+    return usable
 
 
 def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
@@ -492,6 +508,7 @@ def analyse_benchmarks(
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)
+    pairs = _with_mean_ratios(pairs, benchmarks, source.label)
     bootstrap_forced = settings.bootstrap is not None
     if not bootstrap_forced:
         settings = dataclasses.replace(settings, bootstrap=default_resamples(

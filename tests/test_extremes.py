@@ -135,6 +135,19 @@ _EXTREME_SAMPLES = st.one_of(
 )
 
 
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(samples=st.lists(_EXTREME_SAMPLES, min_size=1, max_size=8))
+def test_grand_means_computed_together_are_each_samples_own(samples):
+    """Hierarchy.cache_grand_means (one array per size) gives what each sample's grand_mean
+    gives by itself, bit for bit, at every magnitude."""
+    together = [Hierarchy.flat(values) for values in samples]
+    Hierarchy.cache_grand_means(together)
+    for values, sample in zip(samples, together, strict=True):
+        alone = Hierarchy.flat(values).grand_mean
+        assert sample.__dict__["grand_mean"] == alone or (np.isnan(alone)
+                                                         and np.isnan(sample.grand_mean))
+
+
 @settings(max_examples=40, deadline=None, derandomize=True)  # the same suites in every CI run
 # Found by random runs: the median of four times of 1.7e308 overflowed to inf (its speedup
 # read "nan"); Shapiro–Wilk of times made infinite by the common scale read "p = nan".
