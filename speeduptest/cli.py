@@ -301,16 +301,23 @@ def _plan(args: argparse.Namespace) -> int:
 
 def console_main() -> int:
     """The ``speeduptest`` command (and ``python -m speeduptest``): :func:`main`, in a
-    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`;
-    programs calling :func:`main` themselves are left alone)."""
+    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`)
+    and leaves the results to the end of the process instead of taking them apart
+    (:func:`speeduptest.nocycles.built_then_read`); programs calling :func:`main`
+    themselves are left alone."""
     from .allocator import keep_freed_memory
 
     keep_freed_memory()
-    return main()
+    return _main(sys.argv[1:], process_ends=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
+    """The command, for programs: ``argv`` are its arguments (default: ``sys.argv[1:]``);
+    returns the exit status."""
+    return _main(list(sys.argv[1:] if argv is None else argv), process_ends=False)
+
+
+def _main(arguments: list[str], process_ends: bool) -> int:
     if arguments[:1] == ["plan"]:
         return plan_main(arguments[1:])
     comparing = arguments[:1] == ["compare"]
@@ -323,7 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_NOTHING_ANALYSED
     what = " vs ".join(args.files) if comparing else str(args.config)
     try:
-        with built_then_read() as built:
+        with built_then_read(process_ends) as built:
             return _run(args, arguments, comparing, output, built)
     except KeyboardInterrupt:
         print(f"\nspeeduptest: interrupted; {args.output} was not changed", file=sys.stderr)
@@ -352,7 +359,7 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
-         built: Callable[[], None]) -> int:
+         built: Callable[[object], None]) -> int:
     """Analyse, print the answer, write the reports; ``built`` is called once the results are
     complete (:func:`speeduptest.nocycles.built_then_read`)."""
     from .config import ConfigError
@@ -394,7 +401,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
-    built()  # the results are complete: the renderers only read them
+    built(results)  # complete: the renderers only read them
     if isinstance(results, VersionsResults):
         from .render.versions_text import render_versions_terminal
         from .versions_reports import render_versions_formats as render_formats

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -28,10 +29,10 @@ def test_paused_while_built_then_on_without_walking_what_was_built() -> None:
     with built_then_read() as built:
         assert not gc.isenabled()
         structure = [{"value": [index]} for index in range(1000)]
-        built()
+        built(structure)
         assert gc.isenabled()
         assert gc.get_freeze_count() >= len(structure)  # out of the collector's sight
-        built()  # a second call changes nothing
+        built(structure)  # a second call changes nothing
         garbage: list = []
         garbage.append(garbage)  # a cycle made while the results are read is still collected
         del garbage
@@ -45,14 +46,14 @@ def test_collector_back_as_it_was_without_built_or_when_off() -> None:
     assert gc.isenabled() and gc.get_freeze_count() == 0
     gc.disable()
     with built_then_read() as built:
-        built()
+        built([])
         assert not gc.isenabled() and gc.get_freeze_count() == 0
     assert not gc.isenabled()
 
 
 def test_an_error_in_the_block_unfreezes() -> None:
     with pytest.raises(RuntimeError), built_then_read() as built:
-        built()
+        built([])
         raise RuntimeError
     assert gc.isenabled() and gc.get_freeze_count() == 0
 
@@ -62,8 +63,28 @@ def test_nested_pauses_leave_the_outer_one_in_charge() -> None:
         with cycle_collection_paused():  # the analysis's own pause
             pass
         assert not gc.isenabled()
-        built()
+        built([])
         assert gc.isenabled()
+
+
+class _Results:
+    """Something a weak reference can follow."""
+
+
+def test_when_the_process_ends_the_structure_is_never_taken_apart() -> None:
+    """process_ends: what built() was given outlives every reference the program had, and
+    stays frozen (the interpreter's last collection does not walk it); without it, the
+    structure goes with its last reference as usual."""
+    for process_ends in (False, True):
+        with built_then_read(process_ends) as built:
+            structure = _Results()
+            watch = weakref.ref(structure)
+            built(structure)
+        del structure
+        assert gc.isenabled()
+        assert (watch() is not None) is process_ends
+        assert (gc.get_freeze_count() > 0) is process_ends
+        gc.unfreeze()  # (the autouse fixture's check, for the next test)
 
 
 def test_the_command_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
