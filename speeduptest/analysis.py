@@ -26,7 +26,7 @@ from .change import (
     decide_calls,
     widest_confidence,
 )
-from .config import BenchmarkSpec, read_config
+from .config import BenchmarkSpec, read_config, sample_files
 from .effect_size import (
     EffectSize,
     RatioInterval,
@@ -67,7 +67,7 @@ from .nocycles import cycle_collection_paused
 from .notices import counted, plural
 from .overall import BootstrapAggregate, DeltaAggregate, aggregate_method, overall_figures
 from .parallel import default_workers, worker_pool
-from .prefetch import Digested, prefetched
+from .prefetch import Digested, Fetch, prefetching
 from .protocol import (
     analyse_pair,
     is_small,
@@ -156,25 +156,29 @@ def file_key(file: Path | str) -> tuple[int, int] | str:
 
 def _read_benchmarks(
     specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
+    fetch: Fetch | None,
 ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
-    ``sources``), many files read ahead by a child process (prefetch), which also parses the
-    plain samples among them."""
+    ``sources``). ``fetch``: the files read ahead by a child process (prefetch), which also
+    parses the plain samples among them; None: a child is started for the files the specs
+    name."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
                                             spec.optimized_key or file_key(spec.optimized)))
              for spec in specs]
-    unread: dict = {}  # by key, in the order the benchmarks first need them
-    for spec, keys in keyed:
-        for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
-            if key not in sources:
-                unread.setdefault(key, file)
-    with contextlib.closing(prefetched(list(unread.values()), plain_digest)) as contents:
-        arriving = zip(unread.items(), contents, strict=True)
+    with contextlib.ExitStack() as stack:
+        if fetch is None:
+            unread: dict = {}  # by key, in the order the benchmarks first need them
+            for spec, keys in keyed:
+                for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
+                    if key not in sources:
+                        unread.setdefault(key, file)
+            fetch = stack.enter_context(prefetching(
+                lambda: unread.values(), plain_digest, files=len(unread)))
         for index, (spec, keys) in enumerate(keyed, start=1):
-            for key in keys:
-                while key not in sources:
-                    (file_read, file), content = next(arriving)
-                    sources[file_read] = (
+            for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
+                if key not in sources:
+                    content = fetch(file)
+                    sources[key] = (
                         read_digest(file, content.payload) if type(content) is Digested
                         else read_source(file, options=options, content=content))
             yield _read_benchmark(index, spec, keys, config, sources)
@@ -478,12 +482,27 @@ def analyse_config(
 ) -> Results:
     """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
     config_path = Path(config_path)
-    config = read_config(config_path, settings.alpha)
-    return analyse_benchmarks(
-        config.benchmarks, settings, source=Source(str(config_path), config=True),
-        progress=progress, run=run, workers=workers, options=options, notices=config.notices,
-        extra_files=(InputFile(str(config_path),
-                               hashlib.sha256(config_path.read_bytes()).hexdigest()),))
+    # The sample files are read ahead (by a child) while the config's rows are checked.
+    with prefetching(lambda: sample_files(config_path), plain_digest,
+                     files=_rows_at_most(config_path) * 2) as fetch:
+        config = read_config(config_path, settings.alpha)
+        return analyse_benchmarks(
+            config.benchmarks, settings, source=Source(str(config_path), config=True),
+            progress=progress, run=run, workers=workers, options=options,
+            notices=config.notices, extra_files=(InputFile(
+                str(config_path), hashlib.sha256(config_path.read_bytes()).hexdigest()),),
+            fetch=fetch)
+
+
+def _rows_at_most(config_path: Path) -> int:
+    """How many rows the config can have at most: its size in lines (0 if unreadable: what
+    is wrong is for read_config to say)."""
+    try:
+        with config_path.open("rb") as handle:
+            return sum(block.count(b"\n") + 1 for block in iter(
+                lambda: handle.read(1 << 20), b""))
+    except (OSError, ValueError):
+        return 0
 
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
@@ -499,12 +518,14 @@ def analyse_benchmarks(
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
     sources: dict[tuple[int, int] | str, SourceFile] | None = None,
+    fetch: Fetch | None = None,
 ) -> Results:
     """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
-    ``sources``: files already read, by :func:`file_key` (each file is read once)."""
+    ``sources``: files already read, by :func:`file_key` (each file is read once);
+    ``fetch``: files read ahead (:func:`speeduptest.prefetch.prefetching`)."""
     sources = dict(sources or {})
     benchmarks, pairs = [], []
-    for result, pair in _read_benchmarks(specs, source.label, sources, options):
+    for result, pair in _read_benchmarks(specs, source.label, sources, options, fetch):
         benchmarks.append(result)
         if pair is not None:
             pairs.append(pair)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +156,31 @@ def _read_text(path: Path) -> str:
         line = text[: text.index("\x00")].count("\n") + 1
         raise ConfigError(f"{path}:{line}: not a CSV text file (NUL byte)")
     return text
+
+
+def sample_files(path: Path) -> Iterator[Path]:
+    """The sample files that the config at ``path`` names, in the order of its rows (initial,
+    then optimized), each once, found without any of :func:`read_config`'s checks: what the
+    analysis will most likely read (:mod:`speeduptest.prefetch` reads them ahead while
+    :func:`read_config` checks every row). Nothing for a config that cannot be used."""
+    try:
+        rows = csv_rows(_read_text(path))
+    except ConfigError:
+        return
+    if not rows or isinstance(rows[0][1], str):
+        return
+    header = [cell.lower() for cell in rows[0][1]]
+    columns = [header.index(role) for role in ("initial", "optimized") if role in header]
+    seen: set[Path] = set()
+    for _, cells in rows[1:]:
+        if isinstance(cells, str):
+            continue
+        for column in columns:
+            if column < len(cells) and cells[column]:
+                file = split_reference(cells[column], path.parent)[0]
+                if file not in seen:
+                    seen.add(file)
+                    yield file
 
 
 def read_config(path: Path, default_alpha: float) -> Config:

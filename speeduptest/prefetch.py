@@ -11,6 +11,11 @@ Only regular files read whole are sent; anything else (missing, unreadable, a di
 pipe, larger than PREFETCH_MAX_BYTES, grown while read) is marked "read it yourself", and the
 caller reads it exactly as without the child, so every problem is reported as before.
 
+The child can start before the caller knows which files it needs: it reads the files of a
+guess (:func:`speeduptest.config.sample_files`: the paths in a config, while the caller checks
+the config's every row), each sent with its path; the caller takes the file it needs from what
+arrives, skipping files it does not need, and reads itself any that did not arrive.
+
 The child may also do the first step of the caller's work on a file (``digest``: for plain
 samples, their checksum and values, see :func:`speeduptest.readers.plain_digest`) and send that
 instead of the bytes: it has the time (its system calls take a fraction of what parsing takes
@@ -20,14 +25,16 @@ here), and what it sends is what the caller would have computed from the bytes.
 from __future__ import annotations
 
 import array
+import collections
+import contextlib
 import fcntl
 import os
 import stat
 import struct
 import termios
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from .forking import can_fork, child_process
 
@@ -35,9 +42,13 @@ from .forking import can_fork, child_process
 MIN_FILES = 1_000
 #: Larger files are read by the caller (a few large files gain nothing from the child).
 PREFETCH_MAX_BYTES = 1 << 20
-#: Frame header: the payload's length, or SKIP; whether it is a digest.
-_HEADER = struct.Struct("<I?")
+#: Frame header: the payload's length, or SKIP; the path's length; whether it is a digest.
+#: The path (as bytes) follows, then the payload.
+_HEADER = struct.Struct("<II?")
 _SKIP = 0xFFFFFFFF
+#: Frames looked through for a file the caller needs before it reads the file itself: the
+#: guess holds files that the caller does not need (rows with errors, a file named twice).
+_LOOKAHEAD = 64
 
 
 class Digested(NamedTuple):
@@ -49,6 +60,8 @@ class Digested(NamedTuple):
 #: In the child: a compact form of a file's content that the caller can use instead of the
 #: content itself (None: send the content).
 Digest = Callable[[Path, bytes], bytes | None]
+#: A file's content as the child sent it (or its digest); None: read it yourself.
+Fetch = Callable[[Path], bytes | Digested | None]
 #: Bytes the child gathers before writing them in one call (few: the backlog it measures is
 #: then current).
 _BLOCK = 1 << 14
@@ -59,66 +72,125 @@ _BLOCK = 1 << 14
 _BACKLOG = 1 << 14
 
 
-def prefetched(paths: Sequence[Path], digest: Digest | None = None
-               ) -> Iterator[bytes | Digested | None]:
-    """For each of ``paths``, in order: its content (or what ``digest`` made of it, when not
-    None), or None where the caller must read the file itself. A generator: close it (or run
-    it to the end) to reap the child."""
-    if len(paths) < MIN_FILES or not can_fork():
-        yield from (None for _ in paths)
+def _read_it_yourself(path: Path) -> None:
+    return None
+
+
+@contextlib.contextmanager
+def prefetching(guess: Callable[[], Iterable[Path]], digest: Digest | None = None,
+                files: int = MIN_FILES) -> Iterator[Fetch]:
+    """For the block, a child reading ahead the files that ``guess`` gives (called in the
+    child), in its order; ``files``: about how many (no child below MIN_FILES). The block
+    gets ``fetch(path)``: the file's content (or what ``digest`` made of it, when not None),
+    or None where the caller must read the file itself (also for a file not guessed, or
+    asked for in another order than guessed). The child is reaped when the block ends."""
+    if files < MIN_FILES or not can_fork():
+        yield _read_it_yourself
         return
     try:
         read_end, write_end = os.pipe()
     except OSError:  # no pipe to be had (limits): read them here
-        yield from (None for _ in paths)
+        yield _read_it_yourself
         return
 
     def serve() -> None:
         os.close(read_end)
-        _serve(paths, digest, write_end)
+        _serve(guess(), digest, write_end)
 
     with child_process(serve) as child:
         os.close(write_end)
         if child is None:  # no child to be had: read them here
             os.close(read_end)
-            yield from (None for _ in paths)
+            yield _read_it_yourself
             return
         with os.fdopen(read_end, "rb", buffering=1 << 20) as stream:
-            for _ in paths:
-                header = stream.read(_HEADER.size)
-                if len(header) < _HEADER.size:  # the child died: read the rest here
-                    yield None
-                    continue
-                size, digested = _HEADER.unpack(header)
-                if size == _SKIP:
-                    yield None
-                    continue
-                content = stream.read(size)
-                if len(content) < size:
-                    yield None
-                else:
-                    yield Digested(content) if digested else content
+            yield _Arrivals(stream).fetch
 
 
-def _serve(paths: Sequence[Path], digest: Digest | None, out: int) -> None:
-    """In the child: write each file's frame to ``out``."""
+class _Arrivals:
+    """The frames the child sends, taken by path."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._ahead: dict[bytes, bytes | Digested | None] = {}  # arrived, not asked for yet
+        self._ended = False
+
+    def fetch(self, path: Path) -> bytes | Digested | None:
+        name = os.fsencode(path)
+        if name in self._ahead:
+            return self._ahead.pop(name)
+        for _ in range(_LOOKAHEAD):
+            frame = self._next()
+            if frame is None:
+                break
+            if frame[0] == name:
+                return frame[1]
+            self._ahead[frame[0]] = frame[1]
+        return None
+
+    def _next(self) -> tuple[bytes, bytes | Digested | None] | None:
+        """The next frame: path and content; None once the child has ended (or died)."""
+        if self._ended:
+            return None
+        header = self._stream.read(_HEADER.size)
+        if len(header) == _HEADER.size:
+            size, name_size, digested = _HEADER.unpack(header)
+            name = self._stream.read(name_size)
+            if size == _SKIP and len(name) == name_size:
+                return name, None
+            content = self._stream.read(size)
+            if len(name) == name_size and len(content) == size:
+                return name, Digested(content) if digested else content
+        self._ended = True
+        return None
+
+
+def _serve(paths: Iterable[Path], digest: Digest | None, out: int) -> None:
+    """In the child: write each file's frame to ``out``, keeping here what the pipe cannot
+    hold yet (the caller may still be busy with the config), so that the child goes on."""
+    os.set_blocking(out, False)
+    waiting: collections.deque[bytes] = collections.deque()  # blocks the pipe had no room for
+    waiting_bytes = 0
     frames: list[bytes] = []
     gathered = 0
     for path in paths:
+        name = os.fsencode(path)
         content = _content(path)
         compact = (None if content is None or digest is None
-                   or gathered + _unread(out) < _BACKLOG else digest(path, content))
+                   or waiting_bytes + gathered + _unread(out) < _BACKLOG
+                   else digest(path, content))
         if content is None:
-            frames.append(_HEADER.pack(_SKIP, False))
+            frames.append(_HEADER.pack(_SKIP, len(name), False) + name)
         elif compact is None:
-            frames.append(_HEADER.pack(len(content), False) + content)
+            frames.append(_HEADER.pack(len(content), len(name), False) + name + content)
         else:
-            frames.append(_HEADER.pack(len(compact), True) + compact)
+            frames.append(_HEADER.pack(len(compact), len(name), True) + name + compact)
         gathered += len(frames[-1])
         if gathered >= _BLOCK:
-            _write_all(out, b"".join(frames))
+            waiting.append(b"".join(frames))
+            waiting_bytes += gathered
             frames, gathered = [], 0
-    _write_all(out, b"".join(frames))
+            waiting_bytes -= _write_some(out, waiting)
+    waiting.append(b"".join(frames))
+    os.set_blocking(out, True)
+    _write_some(out, waiting)
+
+
+def _write_some(out: int, blocks: collections.deque[bytes]) -> int:
+    """Write ``blocks`` (removed as written) until the pipe is full (non-blocking) or all
+    are written (blocking); the bytes written."""
+    written = 0
+    while blocks:
+        try:
+            count = os.write(out, blocks[0])
+        except BlockingIOError:
+            break
+        written += count
+        if count < len(blocks[0]):
+            blocks[0] = blocks[0][count:]
+        else:
+            blocks.popleft()
+    return written
 
 
 def _content(path: Path) -> bytes | None:
@@ -152,9 +224,3 @@ def _unread(out: int) -> int:
     count = array.array("i", [0])
     fcntl.ioctl(out, termios.FIONREAD, count, True)
     return count[0]
-
-
-def _write_all(out: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(out, view):]

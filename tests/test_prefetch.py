@@ -20,6 +20,13 @@ from throughput import make_config
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the child is Linux-only")
 
 
+def _fetched(paths: list[Path], digest=None, asked: list[Path] | None = None) -> list:
+    """What the caller gets for each of ``asked`` (default: ``paths``, in order) with a child
+    reading ``paths`` ahead."""
+    with prefetch.prefetching(lambda: paths, digest, files=len(paths)) as fetch:
+        return [fetch(path) for path in (paths if asked is None else asked)]
+
+
 def _written(folder: Path, **contents: bytes) -> list[Path]:
     """Files of ``folder`` named after the keywords (``.txt``), with their contents."""
     paths = []
@@ -37,9 +44,22 @@ def test_contents_or_read_it_yourself(tmp_path: Path, monkeypatch) -> None:
     folder.mkdir()
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    paths = [plain, tmp_path / "missing.txt", empty, large, folder, fifo, Path("a\0b"), plain]
-    assert list(prefetch.prefetched(paths)) == [b"1 2 3\n", None, b"", None, None, None, None,
-                                                 b"1 2 3\n"]
+    paths = [plain, tmp_path / "missing.txt", empty, large, folder, fifo, Path("a\0b")]
+    assert _fetched(paths) == [b"1 2 3\n", None, b"", None, None, None, None]
+
+
+def test_files_skipped_taken_out_of_order_or_not_guessed(tmp_path: Path, monkeypatch) -> None:
+    """The caller takes what it needs from what arrives: files it does not need are passed
+    over, one asked for before its turn is read by the caller, and so is one never guessed."""
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    monkeypatch.setattr(prefetch, "_LOOKAHEAD", 3)
+    paths = _written(tmp_path, **{f"f{i}": f"{i} 1 2\n".encode() for i in range(10)})
+    other = _written(tmp_path, other=b"7 8 9\n")[0]
+    asked = [paths[2], paths[1], paths[3], paths[9], other, paths[4], paths[8]]
+    # f2: f0 and f1 passed over (and kept); f9: beyond the look-ahead of 3 (f4-f6 kept), so
+    # read by the caller; other: never guessed (f7-f9 kept).
+    assert _fetched(paths, asked=asked) == [b"2 1 2\n", b"1 1 2\n", b"3 1 2\n", None, None,
+                                            b"4 1 2\n", b"8 1 2\n"]
 
 
 def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
@@ -52,7 +72,7 @@ def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
                                           commented=b"# a comment\n1 2 3\n",
                                           negative=b"1 -2 3\n")
     paths = [plain, commented, negative, tmp_path / "missing.txt"]
-    fetched = list(prefetch.prefetched(paths, plain_digest))
+    fetched = _fetched(paths, plain_digest)
     assert isinstance(fetched[0], prefetch.Digested)
     assert fetched[1:] == [commented.read_bytes(), negative.read_bytes(), None]
     digested, read = read_digest(plain, fetched[0].payload), read_source(plain)
@@ -65,13 +85,13 @@ def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
     assert values.tolist() == [1.5, 2.25, 3e-9, 0.1]
 
 
-def test_closing_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
+def test_ending_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
+    """The block ends while the child still has files to send (more than the pipe holds,
+    kept in the child meanwhile): it is stopped and reaped."""
     monkeypatch.setattr(prefetch, "MIN_FILES", 0)
-    path = tmp_path / "plain.txt"
-    path.write_bytes(b"1 2 3\n")
-    contents = prefetch.prefetched([path] * 5000)
-    assert next(contents) == b"1 2 3\n"
-    contents.close()
+    paths = _written(tmp_path, **{f"f{i}": b"1 2 3\n" * 50 for i in range(2000)})
+    with prefetch.prefetching(lambda: paths) as fetch:
+        assert fetch(paths[0]) == b"1 2 3\n" * 50
     with pytest.raises(ChildProcessError):  # no child left to wait for
         os.waitpid(-1, os.WNOHANG)
 
@@ -86,8 +106,21 @@ def test_a_run_reads_the_same_with_and_without_the_child(tmp_path: Path, monkeyp
     (tmp_path / "b4-optimized.txt").mkdir()
     (tmp_path / "b5-initial.txt").write_text("")
     (tmp_path / "b6-initial.txt").write_text("# comment\n1 2 3\n")
+    # Rows whose files the child reads but the analysis does not (an error in the row), or
+    # reads under another name (the same file by a second path), in the middle of the config.
+    rows = config.read_text().splitlines(keepends=True)
+    _written(tmp_path, extra1=b"1 2 3\n", extra2=b"4 5 6\n")
+    rows[300:300] = ["bad weight,extra1.txt,extra2.txt,x\n",
+                     "again,./b9-initial.txt,sub/../b9-optimized.txt,1\n",
+                     '"unclosed,b10-initial.txt,b10-optimized.txt,1\n']
+    (tmp_path / "sub").mkdir()
+    config.write_text("".join(rows))
     arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "50"]
+    fetch, arrived = prefetch._Arrivals.fetch, []
+    monkeypatch.setattr(prefetch._Arrivals, "fetch",
+                        lambda self, path: arrived.append(fetch(self, path)) or arrived[-1])
     assert main([*arguments, "-o", str(tmp_path / "with")]) == 1
+    assert sum(content is not None for content in arrived) >= 1150  # (of 1,199 read)
     monkeypatch.setattr(prefetch, "_BACKLOG", 0)  # every plain sample parsed by the child
     assert main([*arguments, "-o", str(tmp_path / "digested")]) == 1
     monkeypatch.setattr(prefetch, "MIN_FILES", 10**9)
@@ -119,7 +152,7 @@ def test_a_named_pipe_with_a_waiting_writer_is_left_to_the_caller(tmp_path: Path
     plain = tmp_path / "plain.txt"
     plain.write_bytes(b"1 2 3\n")
     monkeypatch.setattr(forking.threading, "active_count", lambda: 1)  # the writer thread
-    assert list(prefetch.prefetched([fifo, plain])) == [None, b"1 2 3\n"]
+    assert _fetched([fifo, plain]) == [None, b"1 2 3\n"]
     assert not written  # nobody opened it: the caller's read gets the data
     with open(fifo) as stream:
         assert stream.read() == "1.1\n1.2\n1.3\n"
@@ -136,7 +169,7 @@ def test_without_a_child_when_the_system_reaps_them_or_refuses_one(tmp_path: Pat
     path.write_bytes(b"1 2 3\n")
     previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
-        assert list(prefetch.prefetched([path, path])) == [None, None]
+        assert _fetched([path, path]) == [None, None]
     finally:
         signal.signal(signal.SIGCHLD, previous)
     descriptors = len(os.listdir("/proc/self/fd"))
@@ -145,5 +178,25 @@ def test_without_a_child_when_the_system_reaps_them_or_refuses_one(tmp_path: Pat
         raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
 
     monkeypatch.setattr(prefetch.os, "fork", refused)
-    assert list(prefetch.prefetched([path, path])) == [None, None]
+    assert _fetched([path, path]) == [None, None]
     assert len(os.listdir("/proc/self/fd")) == descriptors  # the pipe closed again
+
+
+def test_the_files_a_config_names_in_order_each_once(tmp_path: Path) -> None:
+    """The guess of what a config's analysis reads: its rows' files in order, initial first,
+    each once, with a ``#name`` selection taken off, without any check of the rows."""
+    from speeduptest.config import sample_files
+
+    (tmp_path / "r.json").write_text("{}")
+    config = tmp_path / "c.csv"
+    config.write_text("Optimized,benchmark,initial,weight\n"
+                      "b.txt,x,a.txt,1\n"
+                      "\n# a comment\n"
+                      "a.txt,y,b.txt,-3\n"
+                      "r.json#fast,z,,1\n"
+                      '"unclosed,w,c.txt\n')
+    assert list(sample_files(config)) == [tmp_path / name for name in ("a.txt", "b.txt",
+                                                                        "r.json")]
+    assert list(sample_files(tmp_path / "missing.csv")) == []
+    (tmp_path / "headless.csv").write_text("")
+    assert list(sample_files(tmp_path / "headless.csv")) == []
