@@ -529,10 +529,10 @@ class EffectInputs:
     exact), and the speedup with each side's relative variance of the mean."""
 
     speedup: float
-    initial: VarianceComponents  # at the scale 2**-exponent_i
+    initial: VarianceComponents  # at the scale that brings the grand mean near 1
     optimized: VarianceComponents
-    exponent_i: int
-    exponent_o: int
+    initial_in_unit: VarianceComponents  # the same, in the unit of the measurements
+    optimized_in_unit: VarianceComponents
     ratio: MeanRatio
 
 
@@ -547,7 +547,8 @@ def effect_inputs(initial: Hierarchy, optimized: Hierarchy) -> EffectInputs:
     if components_i.variance_of_mean is None or components_o.variance_of_mean is None:
         raise ValueError("each side needs at least 2 top-level units")
     speedup = initial.grand_mean / optimized.grand_mean
-    return EffectInputs(speedup, components_i, components_o, exponent_i, exponent_o,
+    return EffectInputs(speedup, components_i, components_o, components_i.scaled(exponent_i),
+                        components_o.scaled(exponent_o),
                         mean_ratio(components_i, components_o, speedup))
 
 
@@ -583,20 +584,29 @@ def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]) -> list[E
                           -np.array(exponents)[:, None])
         size = float(values.shape[1])
         means, variances = values.mean(axis=1), values.var(axis=1, ddof=1)
-        components = [VarianceComponents(samples[0].level_names, mean, (variance,),
-                                         (variance,), (size,))
+        names = samples[0].level_names
+        components = [VarianceComponents(names, mean, (variance,), (variance,), (size,))
                       for mean, variance in zip(means.tolist(), variances.tolist(), strict=True)]
+        # VarianceComponents.scaled back to the unit, over the rows (beyond the floats: None).
+        scale = np.array(exponents)
+        with np.errstate(over="ignore"):
+            variances_in_unit = np.ldexp(variances, 2 * scale)
+        in_unit = [VarianceComponents(names, mean, (variance,), (variance,), (size,))
+                   for mean, variance in zip(
+                       np.ldexp(means, scale).tolist(),
+                       np.where(np.isinf(variances_in_unit), None, variances_in_unit).tolist(),
+                       strict=True)]
         # mean_ratio's relative variance of the mean, (√(S²/n) / Ȳ)², row by row.
         relative = (np.sqrt(variances / size) / means) ** 2
-        sides.append((exponents, components, relative, np.full(len(samples), size - 1.0)))
-    (exponents_i, components_i, relative_i, df_i), (exponents_o, components_o, relative_o,
-                                                      df_o) = sides
+        sides.append((components, in_unit, relative, np.full(len(samples), size - 1.0)))
+    (components_i, in_unit_i, relative_i, df_i), (components_o, in_unit_o, relative_o,
+                                                  df_o) = sides
     speedup = np.array(speedups)
-    return [EffectInputs(speedups[row], components_i[row], components_o[row], exponents_i[row],
-                         exponents_o[row], MeanRatio(speedup[row:row + 1],
-                                                     relative_i[row:row + 1],
-                                                     relative_o[row:row + 1],
-                                                     df_i[row:row + 1], df_o[row:row + 1]))
+    return [EffectInputs(speedups[row], components_i[row], components_o[row], in_unit_i[row],
+                         in_unit_o[row], MeanRatio(speedup[row:row + 1],
+                                                   relative_i[row:row + 1],
+                                                   relative_o[row:row + 1],
+                                                   df_i[row:row + 1], df_o[row:row + 1]))
             for row in range(len(speedups))]
 
 
@@ -663,8 +673,8 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
         delta=delta,
         bootstrap=bootstrap,
         statement=describe_change(speedup, headline, confidence),
-        initial=components_i.scaled(inputs.exponent_i),
-        optimized=components_o.scaled(inputs.exponent_o),
+        initial=inputs.initial_in_unit,
+        optimized=inputs.optimized_in_unit,
         ratio=ratio,
         notices=tuple(notices),
     )

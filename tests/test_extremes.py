@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from speeduptest.cli import main
-from speeduptest.effect_size import delta_interval
+from speeduptest.effect_size import delta_interval, effect_inputs, effect_inputs_of
 from speeduptest.hierarchy import Hierarchy, variance_components
 
 
@@ -146,6 +146,18 @@ def test_grand_means_computed_together_are_each_samples_own(samples):
         alone = Hierarchy.flat(values).grand_mean
         assert sample.__dict__["grand_mean"] == alone or (np.isnan(alone)
                                                          and np.isnan(sample.grand_mean))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(pairs=st.lists(st.tuples(_EXTREME_SAMPLES, _EXTREME_SAMPLES), min_size=1, max_size=6))
+def test_effect_inputs_computed_together_are_each_pairs_own(pairs):
+    """effect_inputs_of (flat pairs of one size as rows of arrays) gives what effect_inputs
+    gives pair by pair, bit for bit, the components in the unit of the measurements too (a
+    variance beyond the floats there: None)."""
+    samples = [(Hierarchy.flat(x), Hierarchy.flat(y)) for x, y in pairs]
+    for together, (x, y) in zip(effect_inputs_of(samples), samples, strict=True):
+        alone = effect_inputs(x, y)
+        assert repr(together) == repr(alone)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)  # the same suites in every CI run
