@@ -69,6 +69,9 @@ def main() -> None:
                 (analysis, "overall_figures", "  overall"),
                 (cli, "write_report_folder", "results.json")):
             timed(module, name, label)
+        from speeduptest.allocator import keep_freed_memory
+
+        keep_freed_memory()  # as the command does (cli.console_main)
         before = _snapshot()
         code = cli.main([str(config), "--quiet", "-o", str(Path(folder) / "out"),
                          "--format", "json"])

@@ -266,7 +266,7 @@ def plan_main(argv: Sequence[str]) -> int:
     try:
         return _plan(args)
     except KeyboardInterrupt:
-        print("\nspeeduptest plan: interrupted", file=sys.stderr)
+        _to_stderr("\nspeeduptest plan: interrupted")
         return EXIT_INTERRUPTED
 
 
@@ -282,16 +282,16 @@ def _plan(args: argparse.Namespace) -> int:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]
         for problem in problems:
-            print(f"speeduptest plan: error: {problem}", file=sys.stderr)
+            _to_stderr(f"speeduptest plan: error: {problem}")
         return EXIT_NOTHING_ANALYSED
     components = variance_components(sample.data)
     costs = dict(args.cost)
     missing = [name for name in components.level_names if name not in costs]
     unknown = [name for name in costs if name not in components.level_names]
     if missing or unknown:
-        print(f"speeduptest plan: error: give one --cost per level of {args.sample}: "
-              f"{', '.join(reversed(components.level_names))}"
-              + (f" (unknown: {', '.join(unknown)})" if unknown else ""), file=sys.stderr)
+        _to_stderr(f"speeduptest plan: error: give one --cost per level of {args.sample}: "
+                   f"{', '.join(reversed(components.level_names))}"
+                   + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
         return EXIT_NOTHING_ANALYSED
     plan = plan_experiment(components, [costs[name] for name in components.level_names],
                            args.budget)
@@ -326,22 +326,29 @@ def _main(arguments: list[str], process_ends: bool) -> int:
     try:
         output = check_output_folder(args.output)
     except OutputError as error:
-        print(f"speeduptest: error: {error}", file=sys.stderr)
+        _to_stderr(f"speeduptest: error: {error}")
         return EXIT_NOTHING_ANALYSED
     what = " vs ".join(args.files) if comparing else str(args.config)
     try:
         with built_then_read(process_ends) as built:
             return _run(args, arguments, comparing, output, built)
     except KeyboardInterrupt:
-        print(f"\nspeeduptest: interrupted; {args.output} was not changed", file=sys.stderr)
+        _to_stderr(f"\nspeeduptest: interrupted; {args.output} was not changed")
         return EXIT_INTERRUPTED
     except Exception as error:
         if args.debug:
             raise
-        print(f"speeduptest {__version__}: internal error while analysing {what}: "
-              f"{type(error).__name__}: {str(error)[:200]} (run again with --debug for the "
-              "traceback, and please report it)", file=sys.stderr)
+        _to_stderr(f"speeduptest {__version__}: internal error while analysing {what}: "
+                   f"{type(error).__name__}: {str(error)[:200]} (run again with --debug for the "
+                   "traceback, and please report it)")
         return EXIT_INTERNAL
+
+
+def _to_stderr(text: str) -> None:
+    """Print to standard error; nowhere when the command was started without one (2>&-:
+    ``print(file=None)`` would write it among the answer, on standard output)."""
+    if sys.stderr is not None:
+        print(text, file=sys.stderr)
 
 
 def _print(text: str, end: str = "\n") -> None:
@@ -351,9 +358,8 @@ def _print(text: str, end: str = "\n") -> None:
         print(text, end=end, flush=True)
     except OSError as error:
         if not isinstance(error, BrokenPipeError):
-            print(f"speeduptest: warning: could not write to standard output "
-                  f"({error.strerror or error}); the reports are written all the same",
-                  file=sys.stderr)
+            _to_stderr(f"speeduptest: warning: could not write to standard output "
+                       f"({error.strerror or error}); the reports are written all the same")
         # Later writes (and the interpreter's final flush) go nowhere instead of failing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
@@ -397,7 +403,7 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
                                          options=options)
     except ConfigError as error:
         progress.done()
-        print(f"speeduptest: error: {error}", file=sys.stderr)
+        _to_stderr(f"speeduptest: error: {error}")
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
@@ -420,8 +426,8 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
     try:
         written = write_report_folder(output, files)
     except OSError as error:
-        print(f"speeduptest: error: could not write the reports in {args.output} "
-              f"({error.strerror or error}); it was not changed", file=sys.stderr)
+        _to_stderr(f"speeduptest: error: could not write the reports in {args.output} "
+                   f"({error.strerror or error}); it was not changed")
         return EXIT_NOTHING_ANALYSED
     if not args.quiet:
         _print("Wrote: " + ", ".join(str(args.output / name) for name in written))
@@ -431,11 +437,11 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         # Even under --quiet: this is why the job fails.
         if isinstance(results, VersionsResults):
             for version, benchmark in results.slower:
-                print(f"speeduptest: {benchmark.name}: {version} is slower than "
-                      f"{results.baseline_name}: {benchmark.change.reason}", file=sys.stderr)
+                _to_stderr(f"speeduptest: {benchmark.name}: {version} is slower than "
+                           f"{results.baseline_name}: {benchmark.change.reason}")
         else:
             for benchmark in results.slower:
-                print(f"speeduptest: {benchmark.name} is slower: {benchmark.change.reason}",
-                      file=sys.stderr)
+                _to_stderr(f"speeduptest: {benchmark.name} is slower: "
+                           f"{benchmark.change.reason}")
         return EXIT_SLOWER
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

@@ -236,7 +236,8 @@ def _command(*arguments: str) -> list[str]:
 
 def test_a_closed_standard_error_is_no_internal_error(tmp_path):
     """Started with standard error closed (2>&-), the command runs and exits with the run's
-    status (3: --fail-on-slowdown; its lines go to standard output)."""
+    status (3: --fail-on-slowdown), and standard output holds the answer alone (the lines
+    meant for standard error are not written there instead)."""
     import os
     import subprocess
 
@@ -245,7 +246,8 @@ def test_a_closed_standard_error_is_no_internal_error(tmp_path):
                           capture_output=False, stdout=subprocess.PIPE, text=True,
                           preexec_fn=lambda: os.close(2), check=False)
     assert done.returncode == 3
-    assert "internal error" not in done.stdout and "is slower:" in done.stdout
+    assert "internal error" not in done.stdout and "is slower:" not in done.stdout
+    assert "Wrote: " in done.stdout
     assert (tmp_path / "out" / "results.json").exists()
 
 
