@@ -28,6 +28,7 @@ import array
 import collections
 import contextlib
 import fcntl
+import math
 import os
 import stat
 import struct
@@ -65,6 +66,10 @@ Fetch = Callable[[Path], bytes | Digested | None]
 #: Bytes the child gathers before writing them in one call (few: the backlog it measures is
 #: then current).
 _BLOCK = 1 << 14
+#: Bytes the child keeps for the caller beyond what the pipe holds (while the caller checks the
+#: config, say): past it, the child waits until half of them are taken. 8 MiB are the plain
+#: samples of ~22,000 files.
+_AHEAD_MAX = 8 << 20
 #: The child digests a file only while the caller has at least this much to read: the child
 #: then has time to spare, and the caller less to do; otherwise it sends the bytes as they
 #: are, so that the caller does not wait for it (digesting costs the child several times
@@ -136,18 +141,20 @@ class _Arrivals:
         if len(header) == _HEADER.size:
             size, name_size, digested = _HEADER.unpack(header)
             name = self._stream.read(name_size)
-            if size == _SKIP and len(name) == name_size:
-                return name, None
-            content = self._stream.read(size)
-            if len(name) == name_size and len(content) == size:
-                return name, Digested(content) if digested else content
+            if len(name) == name_size:  # (else the child died while writing the frame)
+                if size == _SKIP:
+                    return name, None
+                content = self._stream.read(size)
+                if len(content) == size:
+                    return name, Digested(content) if digested else content
         self._ended = True
         return None
 
 
 def _serve(paths: Iterable[Path], digest: Digest | None, out: int) -> None:
     """In the child: write each file's frame to ``out``, keeping here what the pipe cannot
-    hold yet (the caller may still be busy with the config), so that the child goes on."""
+    hold yet (the caller may still be busy with the config), so that the child goes on, up
+    to _AHEAD_MAX."""
     os.set_blocking(out, False)
     waiting: collections.deque[bytes] = collections.deque()  # blocks the pipe had no room for
     waiting_bytes = 0
@@ -171,16 +178,20 @@ def _serve(paths: Iterable[Path], digest: Digest | None, out: int) -> None:
             waiting_bytes += gathered
             frames, gathered = [], 0
             waiting_bytes -= _write_some(out, waiting)
+            if waiting_bytes > _AHEAD_MAX:  # far enough ahead: wait for the caller
+                os.set_blocking(out, True)
+                waiting_bytes -= _write_some(out, waiting, waiting_bytes - _AHEAD_MAX // 2)
+                os.set_blocking(out, False)
     waiting.append(b"".join(frames))
     os.set_blocking(out, True)
     _write_some(out, waiting)
 
 
-def _write_some(out: int, blocks: collections.deque[bytes]) -> int:
-    """Write ``blocks`` (removed as written) until the pipe is full (non-blocking) or all
-    are written (blocking); the bytes written."""
+def _write_some(out: int, blocks: collections.deque[bytes], enough: float = math.inf) -> int:
+    """Write ``blocks`` (removed as written) until the pipe is full (non-blocking), or all
+    are written or at least ``enough`` bytes (blocking); the bytes written."""
     written = 0
-    while blocks:
+    while blocks and written < enough:
         try:
             count = os.write(out, blocks[0])
         except BlockingIOError:

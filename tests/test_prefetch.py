@@ -200,3 +200,42 @@ def test_the_files_a_config_names_in_order_each_once(tmp_path: Path) -> None:
     assert list(sample_files(tmp_path / "missing.csv")) == []
     (tmp_path / "headless.csv").write_text("")
     assert list(sample_files(tmp_path / "headless.csv")) == []
+
+
+def test_a_frame_cut_short_ends_the_stream_without_reading_its_stated_size() -> None:
+    """A child that died while writing a frame: the caller reads nothing more (not the 4 GiB
+    a cut-off "read it yourself" frame states) and reads the files itself."""
+    import io
+
+    class Stream(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            assert size is None or size < 1 << 20, "asked for the size of a cut-off frame"
+            return super().read(size)
+
+    for cut in (prefetch._HEADER.pack(prefetch._SKIP, 100, False) + b"abc",
+                prefetch._HEADER.pack(10, 3, False) + b"abc1 2"):
+        arrivals = prefetch._Arrivals(Stream(cut))
+        assert arrivals.fetch(Path("abc")) is None
+        assert arrivals.fetch(Path("other")) is None
+
+
+def test_the_child_keeps_at_most_so_much_ahead_of_the_caller(tmp_path: Path,
+                                                              monkeypatch) -> None:
+    """While the caller reads nothing (it checks the config), the child stops reading once
+    it holds _AHEAD_MAX beyond what the pipe holds, and goes on as the caller takes files."""
+    import time
+
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    monkeypatch.setattr(prefetch, "_AHEAD_MAX", 1 << 16)
+    content = b"x" * 4000  # not a plain sample: sent as it is
+    paths = _written(tmp_path, **{f"f{i}": content for i in range(1000)})  # 4 MB
+
+    def read_by_child() -> int:
+        (child,) = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
+        io_counts = Path(f"/proc/{child}/io").read_text().split("\n")
+        return int(next(line for line in io_counts if line.startswith("rchar:")).split()[1])
+
+    with prefetch.prefetching(lambda: paths) as fetch:
+        time.sleep(0.5)
+        assert read_by_child() < 1 << 20  # (without the limit: all 4 MB)
+        assert [fetch(path) for path in paths] == [content] * len(paths)
