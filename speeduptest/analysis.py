@@ -484,7 +484,7 @@ def analyse_config(
     config_path = Path(config_path)
     # The sample files are read ahead (by a child) while the config's rows are checked.
     with prefetching(lambda: sample_files(config_path), plain_digest,
-                     files=_rows_at_most(config_path) * 2) as fetch:
+                     files=_lines_ahead(config_path) * 2) as fetch:
         config = read_config(config_path, settings.alpha)
         return analyse_benchmarks(
             config.benchmarks, settings, source=Source(str(config_path), config=True),
@@ -494,13 +494,13 @@ def analyse_config(
             fetch=fetch)
 
 
-def _rows_at_most(config_path: Path) -> int:
-    """How many rows the config can have at most: its size in lines (0 if unreadable: what
-    is wrong is for read_config to say)."""
+def _lines_ahead(config_path: Path) -> int:
+    """The lines in the first mebibyte of the config: about how many rows it has, as far as
+    reading their files ahead is concerned (0 if unreadable: what is wrong is for
+    read_config to say)."""
     try:
         with config_path.open("rb") as handle:
-            return sum(block.count(b"\n") + 1 for block in iter(
-                lambda: handle.read(1 << 20), b""))
+            return handle.read(1 << 20).count(b"\n") + 1
     except (OSError, ValueError):
         return 0
 
@@ -542,7 +542,8 @@ def analyse_benchmarks(
     resamples_at = {alpha: call_resamples(settings.bootstrap, level, len(pairs))
                     for alpha, level in call_levels.items()}
     pairs = [_Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
-                   pair.optimized, call_levels[pair.alpha], resamples_at[pair.alpha])
+                   pair.optimized, call_levels[pair.alpha], resamples_at[pair.alpha],
+                   pair.paths)
              for pair in pairs]
     # The costly benchmarks go to the workers while the others are analysed here.
     heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
