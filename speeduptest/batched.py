@@ -640,6 +640,7 @@ def _run_chunk(x: np.ndarray, y: np.ndarray, both_ways: bool
     shapiro_y = _shapiro_batch(ys, constant_y)
     median_x, median_y = np.median(xs, axis=1), np.median(ys, axis=1)
     ordered = (np.sort(xs, axis=1), np.sort(ys, axis=1)) if n + m >= LONG_ROW_SIZE else None
+    forward_ks: list[KSResult] = []
 
     def one_way(forward: bool) -> list[ProtocolTests]:
         nonlocal unsafe
@@ -658,7 +659,11 @@ def _run_chunk(x: np.ndarray, y: np.ndarray, both_ways: bool
                                        equal_var=False)
         unsafe = unsafe | raises_student | raises_welch
         f_tests = _f_batch(var_a, var_b, size_a, size_b)
-        ks = _ks_batch(a, b, median_a, median_b, sorted_ab)
+        if forward or n != m:
+            ks = _ks_batch(a, b, median_a, median_b, sorted_ab)
+            forward_ks[:] = ks
+        else:  # two-sided, on the same pooled values: the same numbers with the roles swapped
+            ks = forward_ks
         wmw = _wmw_batch(a, b, sorted_ab)
         return [ProtocolTests(*fields) for fields in zip(shapiro_a, shapiro_b, f_tests,
                                                          student, welch, ks, wmw, strict=True)]
