@@ -133,8 +133,10 @@ def _gain(speedup: float | None) -> float | None:
     return None if speedup is None or speedup == 0 else 1 - 1 / speedup
 
 
-def _aggregate_interval(definition: str, value: float, low: float, high: float,
-                        confidence: float, method: str) -> AggregateInterval:
+def aggregate_interval(definition: str, value: float, low: float, high: float,
+                       confidence: float, method: str) -> AggregateInterval:
+    """An aggregate speedup with its interval, each end that is not a number the widest it
+    can be (:func:`speeduptest.change.widest_where_undefined`)."""
     low, high = (float(end) for end in widest_where_undefined(low, high))
     return AggregateInterval(definition, value, low, high, confidence, method=method)
 
@@ -212,10 +214,10 @@ class DeltaAggregate:
             np.array([a.optimized.mean for _, a in pairs]), self.ratio, confidence)
         geometric, overall = _geometric_mean(pairs), _weighted_speedup(pairs, "mean")
         return (
-            _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric,
-                                geometric * math.exp(-half), geometric * math.exp(half),
-                                confidence, "delta"),
-            None if overall is None else _aggregate_interval(
+            aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric,
+                               geometric * math.exp(-half), geometric * math.exp(half),
+                               confidence, "delta"),
+            None if overall is None else aggregate_interval(
                 OVERALL_SPEEDUP_DEFINITION, overall, overall * math.exp(-overall_half),
                 overall * math.exp(overall_half), confidence, "delta"),
         )
@@ -263,9 +265,9 @@ class BootstrapAggregate:
         ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
                                             quantiles)
         return (
-            _aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
-                                confidence, "bootstrap"),
-            None if ratio is None else _aggregate_interval(
+            aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
+                               confidence, "bootstrap"),
+            None if ratio is None else aggregate_interval(
                 OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low), float(ratio_high),
                 confidence, "bootstrap"),
         )

@@ -152,8 +152,6 @@ def shapiro_wilk(x: np.ndarray) -> ShapiroResult:
     return ShapiroResult(statistic, p_value, n)
 
 
-
-
 def f_test(x: np.ndarray, y: np.ndarray) -> FTestResult:
     """Two-sided F-test of equal variances, F = s²(x) / s²(y), as R's ``var.test``.
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import __version__
 from .analysis import BATCH, MIN_PARALLEL_BATCHES, Progress, analyse_benchmarks
-from .change import Change, MeanRatio, classify, widest_where_undefined
+from .change import Change, MeanRatio, classify
 from .config import BenchmarkSpec
 from .floats import special_values_expected
 from .model import (
@@ -46,7 +46,7 @@ from .model import (
     Settings,
     Source,
 )
-from .overall import DeltaAggregate, delta_half_widths, overall_figures
+from .overall import DeltaAggregate, aggregate_interval, delta_half_widths, overall_figures
 from .parallel import default_workers, worker_pool
 from .readers import DEFAULT_OPTIONS, ReadOptions
 from .versions import OmnibusChoice, choose_omnibus, holm
@@ -263,9 +263,8 @@ def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
     (half, _), _ = delta_half_widths(weights, initial_means, optimized_means, ratio,
                                      confidence)
     value = _exp(math.fsum(weights * log_speedups) / math.fsum(weights))
-    low, high = (float(end) for end in widest_where_undefined(value * _exp(-half),
-                                                              value * _exp(half)))
-    return AggregateInterval(definition, value, low, high, confidence, "delta")
+    return aggregate_interval(definition, value, value * _exp(-half), value * _exp(half),
+                              confidence, "delta")
 
 
 def _exp(power: float) -> float:
