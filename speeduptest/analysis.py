@@ -26,7 +26,7 @@ from .change import (
     decide_calls,
     widest_confidence,
 )
-from .config import BenchmarkSpec, read_config, sample_files
+from .config import BenchmarkSpec, read_config, reading_ahead
 from .effect_size import (
     EffectSize,
     RatioInterval,
@@ -479,12 +479,14 @@ def analyse_config(
     run: RunInfo | None = None,
     workers: int | None = None,
     options: ReadOptions = DEFAULT_OPTIONS,
+    fetch: Fetch | None = None,
 ) -> Results:
-    """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable."""
+    """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable.
+    ``fetch``: the config's sample files read ahead (:func:`speeduptest.config.reading_ahead`);
+    None: read ahead here, while the config's rows are checked."""
     config_path = Path(config_path)
-    # The sample files are read ahead (by a child) while the config's rows are checked.
-    with prefetching(lambda: sample_files(config_path), plain_digest,
-                     files=_lines_ahead(config_path) * 2) as fetch:
+    with (contextlib.nullcontext(fetch) if fetch is not None
+          else reading_ahead(config_path)) as fetch:
         config = read_config(config_path, settings.alpha)
         return analyse_benchmarks(
             config.benchmarks, settings, source=Source(str(config_path), config=True),
@@ -492,17 +494,6 @@ def analyse_config(
             notices=config.notices, extra_files=(InputFile(
                 str(config_path), hashlib.sha256(config_path.read_bytes()).hexdigest()),),
             fetch=fetch)
-
-
-def _lines_ahead(config_path: Path) -> int:
-    """The lines in the first mebibyte of the config: about how many rows it has, as far as
-    reading their files ahead is concerned (0 if unreadable: what is wrong is for
-    read_config to say)."""
-    try:
-        with config_path.open("rb") as handle:
-            return handle.read(1 << 20).count(b"\n") + 1
-    except (OSError, ValueError):
-        return 0
 
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import shlex
@@ -10,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
@@ -21,6 +23,11 @@ from .output import (
     check_output_folder,
     write_report_folder,
 )
+
+if TYPE_CHECKING:
+    from .model import Results
+    from .prefetch import Fetch
+    from .versions_model import VersionsResults
 
 # The analysis, the readers and the renderers are imported where they are used: the options
 # are parsed (and --help answered) without scipy, statsmodels or matplotlib.
@@ -364,15 +371,12 @@ def _print(text: str, end: str = "\n") -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
-         built: Callable[[object], None]) -> int:
-    """Analyse, print the answer, write the reports; ``built`` is called once the results are
-    complete (:func:`speeduptest.nocycles.built_then_read`)."""
-    from .config import ConfigError
+def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
+             progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
+    """The results of the run (``fetch``: the config's sample files read ahead)."""
     from .model import RunInfo, Settings
     from .readers import ReadOptions
     from .versions_entry import analyse_any_config, compare_any
-    from .versions_model import VersionsResults
 
     settings = Settings(
         alpha=args.alpha,
@@ -386,27 +390,40 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
         correction=args.correction,
         fail_on_slowdown=args.fail_on_slowdown,
     )
-    # (No standard error at all when the command is started with it closed: 2>&-.)
-    progress = _Progress(enabled=not args.quiet and sys.stderr is not None
-                         and sys.stderr.isatty())
     run = RunInfo(
         command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time)
+    if comparing:
+        return compare_any(args.files, settings, args.baseline, progress, run, options=options)
+    return analyse_any_config(args.config, settings, args.baseline, progress, run,
+                              options=options, fetch=fetch)
+
+
+def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
+         built: Callable[[object], None]) -> int:
+    """Analyse, print the answer, write the reports; ``built`` is called once the results are
+    complete (:func:`speeduptest.nocycles.built_then_read`)."""
+    from .config import ConfigError, reading_ahead
+
+    # (No standard error at all when the command is started with it closed: 2>&-.)
+    progress = _Progress(enabled=not args.quiet and sys.stderr is not None
+                         and sys.stderr.isatty())
     try:
-        if comparing:
-            results = compare_any(args.files, settings, args.baseline, progress, run,
-                                  options=options)
-        else:
-            results = analyse_any_config(args.config, settings, args.baseline, progress, run,
-                                         options=options)
+        # A child reads the config's sample files while scipy and the analysis are imported
+        # (a third of a second) and the config is checked.
+        with (contextlib.nullcontext() if comparing
+              else reading_ahead(args.config)) as fetch:
+            results = _analyse(args, arguments, comparing, progress, fetch)
     except ConfigError as error:
         progress.done()
         _to_stderr(f"speeduptest: error: {error}")
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
+    from .versions_model import VersionsResults
+
     built(results)  # complete: the renderers only read them
     if isinstance(results, VersionsResults):
         from .render.versions_text import render_versions_terminal

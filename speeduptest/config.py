@@ -8,6 +8,7 @@ quote cells short, never whole lines.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import math
 import os
@@ -17,8 +18,10 @@ from pathlib import Path
 
 from . import readers
 from .change import SMALLEST_RISK
-from .model import InputError, Notice, complement
-from .readers import split_reference
+from .floats import complement
+from .notices import InputError, Notice
+from .prefetch import Fetch, prefetching
+from .readers import plain_digest, split_reference
 from .samples import MAX_NAME, NON_FINITE, csv_rows, decimal, listed, quote, visible
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
@@ -181,6 +184,26 @@ def sample_files(path: Path) -> Iterator[Path]:
                 if file not in seen:
                     seen.add(file)
                     yield file
+
+
+def reading_ahead(path: Path) -> contextlib.AbstractContextManager[Fetch]:
+    """For a block: a child reading the config's sample files ahead
+    (:func:`speeduptest.prefetch.prefetching` of :func:`sample_files`, digested as plain
+    samples). This module imports neither scipy nor the analysis, so the command starts the
+    child before it imports them: the child reads while they load."""
+    return prefetching(lambda: sample_files(path), plain_digest,
+                       files=_lines_ahead(path) * 2)
+
+
+def _lines_ahead(path: Path) -> int:
+    """The lines in the first mebibyte of the config: about how many rows it has, as far as
+    reading their files ahead is concerned (0 if unreadable: what is wrong is for
+    read_config to say)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(1 << 20).count(b"\n") + 1
+    except (OSError, ValueError):
+        return 0
 
 
 def read_config(path: Path, default_alpha: float) -> Config:

@@ -1,5 +1,6 @@
-"""Infinities and NaN are results here, not accidents: numpy is told not to warn about them.
+"""Floating-point matters of the analysis.
 
+Infinities and NaN are results here, not accidents: numpy is told not to warn about them.
 Times from 5e-324 to 1.7e308 overflow variances, sums and squares, and underflow ratios; the
 analysis is written for it (a test not computed, an interval unbounded, an overall speedup
 not given, null in results.json, an axis kept within the floats: tests/test_extremes.py runs
@@ -15,3 +16,8 @@ import numpy as np
 
 #: Decorator (or context manager) for the functions that make the results and figures.
 special_values_expected = np.errstate(all="ignore")
+
+
+def complement(probability: float) -> float:
+    """1 − p without binary noise: complement(0.95) is 0.05, not 0.050000000000000044."""
+    return float(f"{1.0 - probability:.12g}")

@@ -13,6 +13,7 @@ import numpy as np
 
 from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Call, Change, Correction
 from .effect_size import DEFAULT_AGGREGATE_INTERVAL, EffectSize
+from .floats import complement
 from .notices import InputError, Notice
 from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
@@ -256,11 +257,6 @@ class Settings:
         if self.proportion_confidence is not None:
             return self.proportion_confidence
         return complement(self.alpha)
-
-
-def complement(probability: float) -> float:
-    """1 − p without binary noise: complement(0.95) is 0.05, not 0.050000000000000044."""
-    return float(f"{1.0 - probability:.12g}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from . import analysis, compare
 from .analysis import Progress
 from .config import BenchmarkSpec, ConfigError
 from .model import InputFile, Results, RunInfo, Settings, Source
+from .prefetch import Fetch
 from .readers import DEFAULT_OPTIONS, ReadOptions
 from .samples import MAX_NAME, listed, quote
 from .versions_compare import expand_versions, match_files, version_names
@@ -49,9 +50,12 @@ def analyse_any_config(
     path: Path, settings: Settings, baseline: str | None = None,
     progress: Progress | None = None, run: RunInfo | None = None,
     options: ReadOptions = DEFAULT_OPTIONS, workers: int | None = None,
+    fetch: Fetch | None = None,
 ) -> Results | VersionsResults:
     """Analyse a config of two versions (SPEC §3) or of several (wide or long form, see
-    :mod:`speeduptest.versions_config`). Raises ``ConfigError`` when it is unusable."""
+    :mod:`speeduptest.versions_config`). Raises ``ConfigError`` when it is unusable.
+    ``fetch``: the sample files of a two-version config read ahead
+    (:func:`speeduptest.config.reading_ahead`)."""
     path = Path(path)
     form = config_form(path)
     if form == "pair" or (form == "wide" and baseline is None):
@@ -62,7 +66,7 @@ def analyse_any_config(
                               "compares two versions (columns initial and optimized; the "
                               "baseline is initial)")
         return analysis.analyse_config(path, settings, progress, run, workers=workers,
-                                       options=options)
+                                       options=options, fetch=fetch)
     config = read_versions_config(path, settings.alpha, baseline)
     extra = (InputFile(str(path), hashlib.sha256(path.read_bytes()).hexdigest()),)
     if len(config.versions) == 2:

@@ -4,6 +4,7 @@ run reads the same with it as without it, problem files included."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -239,3 +240,23 @@ def test_the_child_keeps_at_most_so_much_ahead_of_the_caller(tmp_path: Path,
         time.sleep(0.5)
         assert read_by_child() < 1 << 20  # (without the limit: all 4 MB)
         assert [fetch(path) for path in paths] == [content] * len(paths)
+
+
+def test_the_command_starts_the_child_before_it_imports_scipy(tmp_path: Path) -> None:
+    """The child reads the config's files while the command imports scipy and the analysis
+    (a third of a second at startup): it is forked before they are imported."""
+    config = make_config(tmp_path, 600, 5, seed=1)
+    script = (
+        "import os, sys\n"
+        "from speeduptest.cli import main\n"
+        "fork, loaded = os.fork, []\n"
+        "def recorded():\n"
+        "    loaded.append('scipy.special' in sys.modules)\n"
+        "    return fork()\n"
+        "os.fork = recorded\n"
+        f"status = main([{str(config)!r}, '--format', 'json', '--quiet', '--bootstrap', '50',\n"
+        f"               '-o', {str(tmp_path / 'out')!r}])\n"
+        "print(status, loaded[:1])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["0", "[False]"]
