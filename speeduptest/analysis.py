@@ -129,7 +129,7 @@ def _unit_errors(spec: BenchmarkSpec, initial: Sample, optimized: Sample,
         "sides in result files of a tool, or both as plain samples in the same unit"))]
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Pair:
     """A benchmark whose samples were read without error, ready to be analysed."""
 
@@ -248,7 +248,7 @@ def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
             f"({' and '.join(tops)}); the effect-size intervals use the whole hierarchy.")
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Analysed:
     """What a worker returns for one benchmark."""
 
@@ -260,7 +260,7 @@ class _Analysed:
     resampled_speedups: np.ndarray | None
 
 
-@dataclass(frozen=True)
+@dataclass
 class _BatchedParts:
     """What is computed together for the pairs whose top-level samples have equal sizes."""
 

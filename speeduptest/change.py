@@ -66,7 +66,7 @@ SMALLEST_RISK = 1e-10
 SMALLEST_P = 1e-300
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MeanRatio:
     """What Fieller's interval of θ = mean(initial) / mean(optimized) needs, per benchmark.
 
@@ -251,7 +251,7 @@ def adjusted_p_values(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray
     return holm, bh
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Change:
     """The call of one benchmark, with the interval and the figures it was made from."""
 

@@ -32,7 +32,7 @@ class ConfigError(Exception):
     """The config cannot be used at all (exit status 2)."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class BenchmarkSpec:
     """One config row: a benchmark to analyse, or the errors that prevent it."""
 

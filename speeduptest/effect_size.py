@@ -94,7 +94,7 @@ _CHUNK_ROWS_ELEMENTS = 1 << 18
 _DRAW_TABLE_LIMIT = 1 << 16
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RatioInterval:
     """A confidence interval for the speedup; ``bounded`` is False when it is infinite."""
 
@@ -501,7 +501,7 @@ def describe_change(speedup: float, interval: RatioInterval, confidence: float) 
             f"{change_words(interval.high)}; the interval includes no change)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EffectSize:
     """Speedup of the means of one benchmark, with its intervals and variance components."""
 
@@ -522,7 +522,7 @@ class EffectSize:
         return self.fieller if self.fieller.bounded else self.bootstrap
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EffectInputs:
     """What every interval of one benchmark is made from, computed once: each side's variance
     components at the scale that brings its grand mean near 1 (multiplied by a power of two,

@@ -37,7 +37,7 @@ def _mean(node: Node) -> float:
     return float(node)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Hierarchy:
     """One side's measurements, grouped by levels.
 
@@ -55,7 +55,7 @@ class Hierarchy:
             means = np.asarray(self.root, dtype=float)
         else:
             means = np.array([_mean(unit) for unit in self.root])
-        object.__setattr__(self, "_top_means", means)
+        self._top_means = means
 
     @classmethod
     def flat(cls, values: Sequence[float] | np.ndarray) -> Hierarchy:
@@ -207,7 +207,7 @@ def _depth(node) -> int:
     return 1 + _depth(node[0])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class VarianceComponents:
     """Kalibera–Jones variance estimators of one side, level 1 (measurements) first.
 

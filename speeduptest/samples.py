@@ -113,7 +113,7 @@ class ErrorList:
         return bool(self.errors)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass
 class Sample:
     """One side of a benchmark: the values read, and the problems met (located in the file).
 

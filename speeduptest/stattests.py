@@ -49,7 +49,7 @@ class _HypothesisTest:
         return self.p_value is not None and self.p_value <= alpha
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ShapiroResult(_HypothesisTest):
     """Shapiro–Wilk test of normality of one sample (H0: the sample is normal)."""
 
@@ -59,7 +59,7 @@ class ShapiroResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FTestResult(_HypothesisTest):
     """F-test of equal variances, F = var(x) / var(y) (H0: the variances are equal)."""
 
@@ -71,7 +71,7 @@ class FTestResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TTestResult(_HypothesisTest):
     """Two-sample t-test of the means (Student's pooled or Welch's)."""
 
@@ -83,7 +83,7 @@ class TTestResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KSResult(_HypothesisTest):
     """Two-sample Kolmogorov–Smirnov test (H0: both samples come from the same distribution)."""
 
@@ -94,7 +94,7 @@ class KSResult(_HypothesisTest):
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WilcoxonResult(_HypothesisTest):
     """Wilcoxon–Mann–Whitney rank-sum test, W = #{x_i > y_j} + ½ #{x_i = y_j}."""
 

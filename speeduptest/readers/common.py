@@ -30,7 +30,7 @@ __all__ = ["MAX_NAME", "ErrorList", "quote", "visible"]
 MIN_GROUPS = 3
 
 
-@dataclass(frozen=True)
+@dataclass
 class SourceFile:
     """A file read: its samples, or the problem that made it unreadable."""
 
