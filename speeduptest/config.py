@@ -161,7 +161,7 @@ def _read_text(path: Path) -> str:
     return text
 
 
-def sample_files(path: Path) -> Iterator[Path]:
+def sample_files(path: Path) -> Iterator[str]:
     """The sample files that the config at ``path`` names, in the order of its rows (initial,
     then optimized), each once, found without any of :func:`read_config`'s checks: what the
     analysis will most likely read (:mod:`speeduptest.prefetch` reads them ahead while
@@ -174,16 +174,31 @@ def sample_files(path: Path) -> Iterator[Path]:
         return
     header = [cell.lower() for cell in rows[0][1]]
     columns = [header.index(role) for role in ("initial", "optimized") if role in header]
-    seen: set[Path] = set()
+    folder = str(path.parent)
+    seen: set[str] = set()
     for _, cells in rows[1:]:
         if isinstance(cells, str):
             continue
         for column in columns:
             if column < len(cells) and cells[column]:
-                file = split_reference(cells[column], path.parent)[0]
+                reference = cells[column]
+                file = (_joined_as_text(folder, reference)
+                        or str(split_reference(reference, path.parent)[0]))
                 if file not in seen:
                     seen.add(file)
                     yield file
+
+
+def _joined_as_text(folder: str, reference: str) -> str | None:
+    """``str(Path(folder) / reference)`` found without pathlib (which takes 10 µs a file, a
+    fifth of the prefetch child's time per file) for a plain relative reference: no
+    ``#name`` to look for, no part that pathlib would drop. None for any other."""
+    if (not reference or "#" in reference or reference.startswith("/") or reference.endswith("/")
+            or "//" in reference or "." in reference.split("/")):
+        return None
+    if folder == ".":
+        return reference
+    return folder + reference if folder.endswith("/") else f"{folder}/{reference}"
 
 
 def reading_ahead(path: Path) -> contextlib.AbstractContextManager[Fetch]:

@@ -60,7 +60,7 @@ class Digested(NamedTuple):
 
 #: In the child: a compact form of a file's content that the caller can use instead of the
 #: content itself (None: send the content).
-Digest = Callable[[Path, bytes], bytes | None]
+Digest = Callable[[str | Path, bytes], bytes | None]
 #: A file's content as the child sent it (or its digest); None: read it yourself.
 Fetch = Callable[[Path], bytes | Digested | None]
 #: Bytes the child gathers before writing them in one call (few: the backlog it measures is
@@ -83,7 +83,7 @@ def _read_it_yourself(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def prefetching(guess: Callable[[], Iterable[Path]], digest: Digest | None = None,
+def prefetching(guess: Callable[[], Iterable[str | Path]], digest: Digest | None = None,
                 files: int = MIN_FILES) -> Iterator[Fetch]:
     """For the block, a child reading ahead the files that ``guess`` gives (called in the
     child), in its order; ``files``: about how many (no child below MIN_FILES). The block
@@ -152,7 +152,7 @@ class _Arrivals:
         return None
 
 
-def _serve(paths: Iterable[Path], digest: Digest | None, out: int) -> None:
+def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None:
     """In the child: write each file's frame to ``out``, keeping here what the pipe cannot
     hold yet (the caller may still be busy with the config), so that the child goes on, up
     to _AHEAD_MAX."""
@@ -164,8 +164,10 @@ def _serve(paths: Iterable[Path], digest: Digest | None, out: int) -> None:
     for path in paths:
         name = os.fsencode(path)
         content = _content(path)
-        compact = (None if content is None or digest is None
-                   or waiting_bytes + gathered + _unread(out) < _BACKLOG
+        # (The pipe is asked how full it is only when what waits here is not enough.)
+        backlog = waiting_bytes + gathered >= _BACKLOG or (
+            waiting_bytes + gathered + _unread(out) >= _BACKLOG)
+        compact = (None if content is None or digest is None or not backlog
                    else digest(path, content))
         if content is None:
             frames.append(_HEADER.pack(_SKIP, len(name), False) + name)
@@ -205,7 +207,7 @@ def _write_some(out: int, blocks: collections.deque[bytes], enough: float = math
     return written
 
 
-def _content(path: Path) -> bytes | None:
+def _content(path: str | Path) -> bytes | None:
     """The whole content of a regular file of at most PREFETCH_MAX_BYTES, else None. Only a
     regular file is opened (opening a named pipe or a device can have effects: a waiting
     writer would send its data to the child)."""

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import speeduptest.forking as forking
 import speeduptest.prefetch as prefetch
@@ -196,8 +198,8 @@ def test_the_files_a_config_names_in_order_each_once(tmp_path: Path) -> None:
                       "a.txt,y,b.txt,-3\n"
                       "r.json#fast,z,,1\n"
                       '"unclosed,w,c.txt\n')
-    assert list(sample_files(config)) == [tmp_path / name for name in ("a.txt", "b.txt",
-                                                                        "r.json")]
+    assert list(sample_files(config)) == [str(tmp_path / name) for name in ("a.txt", "b.txt",
+                                                                             "r.json")]
     assert list(sample_files(tmp_path / "missing.csv")) == []
     (tmp_path / "headless.csv").write_text("")
     assert list(sample_files(tmp_path / "headless.csv")) == []
@@ -260,3 +262,20 @@ def test_the_command_starts_the_child_before_it_imports_scipy(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["0", "[False]"]
+
+
+@given(st.lists(st.sampled_from(["a", "b.txt", ".", "..", "", ".x", "x.", " ", "#", "c#d"]),
+                min_size=1, max_size=4),
+       st.sampled_from(["", "/", "./", "/./", "//"]), st.sampled_from(["", "/"]),
+       st.sampled_from([".", "/", "/tmp/x", "rel/dir", "rel"]))
+def test_references_joined_without_pathlib_are_pathlib_s(parts: list[str], lead: str,
+                                                         trail: str, folder: str) -> None:
+    """The guess joins plain references to the config's folder as text: exactly the path
+    pathlib makes (and that the analysis asks for), or pathlib does the join."""
+    from speeduptest.config import _joined_as_text
+
+    reference = lead + "/".join(parts) + trail
+    joined = _joined_as_text(str(Path(folder)), reference)
+    assert joined is None or joined == str(Path(folder) / reference)
+    if reference in ("a", "b.txt/a", "x./.x/ "):  # plain ones are joined as text
+        assert joined is not None

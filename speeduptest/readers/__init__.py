@@ -243,7 +243,7 @@ def _plain_source(display: str, values: np.ndarray, sha256: str) -> SourceFile:
 _HEX_DIGEST = 64
 
 
-def plain_digest(file: Path, raw: bytes) -> bytes | None:
+def plain_digest(file: str | Path, raw: bytes) -> bytes | None:
     """What the prefetch child sends of a plain sample file instead of its bytes (the step of
     :func:`read_source` that it can take over): its SHA-256 in hexadecimal and its values as
     float64 bytes; None for any other file."""
