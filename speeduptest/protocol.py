@@ -101,6 +101,7 @@ def is_small(n: int, m: int, large_sample: int) -> bool:
     return n <= large_sample or m <= large_sample
 
 
+@functools.lru_cache(maxsize=256)  # (the same few sizes in every benchmark of a run)
 def _size_step(small: bool, n: int, m: int, large_sample: int) -> str:
     if small:
         return (f"Small samples: n = {n}, m = {m}; at least one side has at most "
@@ -200,6 +201,7 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         steps.append(f"F-test of equal variances: p {_p(f.p_value)} > α, equal variances "
                      "not rejected: Student's t-test.")
     name = "Student's" if chosen.variant == "student" else "Welch's"
+    chosen_p = _p(chosen.p_value)
     if not chosen.computed:
         steps.append(f"{name} t-test: not computed ({chosen.note}): the mean verdict is "
                      "inconclusive.")
@@ -212,23 +214,23 @@ def decide_mean(tests: ProtocolTests, small: bool, alpha: float, large_sample: i
         return _decision("inconclusive", f"t-test not computable ({chosen.note})", steps, notices)
     if chosen.rejects(alpha):
         steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p "
-                     f"{_p(chosen.p_value)} ≤ α = {alpha:g}, rejected: the optimized mean is "
+                     f"{chosen_p} ≤ α = {alpha:g}, rejected: the optimized mean is "
                      "significantly lower.")
-        reason = f"{name} t-test p {_p(chosen.p_value)} ≤\u00a0α"
+        reason = f"{name} t-test p {chosen_p} ≤\u00a0α"
         return _decision("significant", reason, steps, notices)
-    steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p {_p(chosen.p_value)} "
+    steps.append(f"{name} t-test, H0: mean(initial) ≤ mean(optimized): p {chosen_p} "
                  f"> α = {alpha:g}, not rejected.")
     slower = chosen.statistic is not None and chosen.statistic < 0
     notices.append(Notice(
         "mean-not-significant",
-        f"Mean speedup not significant: {name} t-test p {_p(chosen.p_value)} > α = {alpha:g}; "
+        f"Mean speedup not significant: {name} t-test p {chosen_p} > α = {alpha:g}; "
         + ("the optimized mean is higher: the data show a slowdown, not a speedup." if slower
            else "the data do not show that the optimized mean is lower than the initial one."),
         SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs to gain power; otherwise the "
         "change does not speed up this benchmark on average.",
     ))
-    reason = ("slower; " if slower else "") + f"{name} t-test p {_p(chosen.p_value)} >\u00a0α"
+    reason = ("slower; " if slower else "") + f"{name} t-test p {chosen_p} >\u00a0α"
     return _decision("not_significant", reason, steps, notices)
 
 
@@ -244,8 +246,9 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
     steps = [_size_step(small, n, m, large_sample)]
     notices: list[Notice] = []
     ks, wmw = tests.ks, tests.wilcoxon
+    ks_p, wmw_p = _p(ks.p_value), _p(wmw.p_value)
     if ks.rejects(alpha):
-        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {_p(ks.p_value)} "
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {ks_p} "
                      "≤ α, the distributions differ by more than a shift of location.")
         if small:
             steps.append("With small samples the rank test then says nothing about the "
@@ -253,24 +256,24 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
             notices.append(Notice(
                 "median-small-shape-differs",
                 f"Median verdict inconclusive: the two distributions have different shapes "
-                f"(Kolmogorov–Smirnov p {_p(ks.p_value)} ≤ α = {alpha:g}), and with small "
+                f"(Kolmogorov–Smirnov p {ks_p} ≤ α = {alpha:g}), and with small "
                 f"samples (n = {n}, m = {m}) the Wilcoxon–Mann–Whitney test cannot be read as a "
                 "comparison of medians.",
                 f"Collect more than {large_sample} runs on each side, and check the data for a "
                 "mode switch (several clusters of times) on one side only.",
             ))
-            reason = f"small samples; shapes differ (KS p {_p(ks.p_value)})"
+            reason = f"small samples; shapes differ (KS p {ks_p})"
             return _decision("inconclusive", reason, steps, notices)
         notices.append(Notice(
             "median-large-shape-differs",
             f"Median verdict: the two distributions have different shapes (Kolmogorov–Smirnov "
-            f"p {_p(ks.p_value)} ≤ α = {alpha:g}); the samples are large, so the "
+            f"p {ks_p} ≤ α = {alpha:g}); the samples are large, so the "
             "Wilcoxon–Mann–Whitney test is applied anyway, but its risk level may not be "
             "preserved.",
             "Check the distribution plot for a mode switch or outliers on one side only.",
         ))
     else:
-        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {_p(ks.p_value)} "
+        steps.append(f"Kolmogorov–Smirnov on the median-centred samples: p {ks_p} "
                      "> α, a pure shift of location is not rejected.")
 
     if not wmw.computed:
@@ -286,22 +289,22 @@ def decide_median(tests: ProtocolTests, small: bool, alpha: float, large_sample:
     method = "exact" if wmw.method == "exact" else "normal approximation"
     if wmw.rejects(alpha):
         steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
-                     f"p {_p(wmw.p_value)} ≤ α = {alpha:g}, rejected: optimized times tend "
+                     f"p {wmw_p} ≤ α = {alpha:g}, rejected: optimized times tend "
                      "to be lower.")
-        return _decision("significant", f"Wilcoxon p {_p(wmw.p_value)} ≤\u00a0α", steps, notices)
+        return _decision("significant", f"Wilcoxon p {wmw_p} ≤\u00a0α", steps, notices)
     steps.append(f"Wilcoxon–Mann–Whitney ({method}), Ha: P(initial > optimized) > 1/2: "
-                 f"p {_p(wmw.p_value)} > α = {alpha:g}, not rejected.")
+                 f"p {wmw_p} > α = {alpha:g}, not rejected.")
     slower = wmw.statistic is not None and wmw.statistic < n * m / 2
     notices.append(Notice(
         "median-not-significant",
-        f"Median speedup not significant: Wilcoxon–Mann–Whitney p {_p(wmw.p_value)} > "
+        f"Median speedup not significant: Wilcoxon–Mann–Whitney p {wmw_p} > "
         f"α = {alpha:g}; the data do not show that optimized times tend to be lower than "
         "initial ones.",
         SLOWDOWN_ADVICE if slower else
         "If a small real speedup is expected, collect more runs; otherwise the change does not "
         "speed up this benchmark.",
     ))
-    reason = ("slower; " if slower else "") + f"Wilcoxon p {_p(wmw.p_value)} >\u00a0α"
+    reason = ("slower; " if slower else "") + f"Wilcoxon p {wmw_p} >\u00a0α"
     return _decision("not_significant", reason, steps, notices)
 
 

@@ -27,6 +27,12 @@ from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, Wilco
 
 
 def number(value: float | None) -> float | None:
+    """A number for results.json: a float, or null for what is not a finite number. Python
+    floats are taken as they are (the most of them, 39 per benchmark: 40 ms at 10,000
+    benchmarks): every document here is encoded by orjson, which writes NaN and infinities
+    as null, as it writes None."""
+    if type(value) is float:
+        return value
     if value is None:
         return None
     value = float(value)
