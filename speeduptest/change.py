@@ -35,6 +35,7 @@ intervals", University of Kent TR 4-12, 2012.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -277,6 +278,7 @@ class Change:
         return self.low is not None and self.high is not None
 
 
+@functools.lru_cache(maxsize=64)  # (the same few levels in every benchmark of a run)
 def percent_level(confidence: float) -> str:
     """A confidence level as a percentage with the digits that keep it below 100%:
     "95%", "99.55%", "99.995%" (not "100%" for 1 − 0.05/1000)."""
@@ -303,14 +305,18 @@ def bound_texts(low: float, high: float, edges: Sequence[float] = ()) -> tuple[s
     other and from ``edges`` (the threshold band): 1.00993 rather than 1.01 next to 1.01."""
     # As Python floats: formatting a numpy float is ~20 times slower.
     low, high, edges = float(low), float(high), [float(edge) for edge in edges]
-    digits = 4
-    while digits < 15:
-        texts = f"{low:.{digits}g}", f"{high:.{digits}g}"
-        marks = {f"{edge:.{digits}g}" for edge in edges}
-        if (texts[0] != texts[1] and not marks & set(texts)) or low == high:
+    for digits in range(4, 15):
+        texts = _significant(low, digits), _significant(high, digits)
+        if low == high or (texts[0] != texts[1] and not any(
+                _significant(edge, digits) in texts for edge in edges)):
             return texts
-        digits += 1
     return f"{low:.15g}", f"{high:.15g}"
+
+
+def _significant(value: float, digits: int) -> str:
+    """``value`` with ``digits`` significant digits (%g); 4, nearly always asked for, written
+    out: a computed precision costs twice as much to format (two calls per benchmark)."""
+    return f"{value:.4g}" if digits == 4 else f"{value:.{digits}g}"
 
 
 def percentile_ends(speedups: np.ndarray, tails: Sequence[float], axis: int | None = None
