@@ -305,9 +305,9 @@ def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]
 @special_values_expected
 def _analyse_pairs(
     settings: Settings, bootstrap_forced: bool, pairs: list[_Pair]
-) -> tuple[list[_Analysed], BootstrapAggregate | None]:
+) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (runs in a
-    worker).
+    worker); with the batch's mean ratios together (what each effect size's ``ratio`` holds).
 
     A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
     own samples and the seed: not on the other benchmarks, nor on how they are shared among
@@ -336,8 +336,7 @@ def _analyse_pairs(
     with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
         pending = background.submit(_shared_intervals, settings, pairs, shared)
         batched = _batched_parts(pairs, settings.large_sample)
-        inputs = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
-        ratios = MeanRatio.concatenate([i.ratio for i in inputs])
+        inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
         confidences = np.array([complement(pair.alpha) for pair in pairs])
         fieller = fieller_intervals(ratios, confidences)
         delta = delta_intervals(ratios, confidences)
@@ -402,7 +401,7 @@ def _analyse_pairs(
                              inputs=inputs[position], bootstrap=interval,
                              fieller=fieller[position], delta=delta[position])
         analysed.append(_Analysed(analysis, effect, reverse, resampled))
-    return analysed, aggregate
+    return analysed, aggregate, ratios
 
 
 _NO_DRAWS = (np.empty(0), np.empty(0))
@@ -423,14 +422,22 @@ def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
     return intervals
 
 
-def _decide_calls(analysed: dict[int, _Analysed], settings: Settings
+def _in_position_order(batches: list[tuple[np.ndarray, MeanRatio]]) -> MeanRatio:
+    """The mean ratios of the batches as one, ordered by position."""
+    if not batches:
+        return MeanRatio(*(np.empty(0) for _ in range(5)))
+    order = np.argsort(np.concatenate([positions for positions, _ in batches]), kind="stable")
+    return MeanRatio.concatenate([ratio for _, ratio in batches]).take(order)
+
+
+def _decide_calls(analysed: dict[int, _Analysed], ratio: MeanRatio, settings: Settings
                   ) -> tuple[dict[int, Change], CallCounts]:
     """Every analysed benchmark's call, by position: it depends on all of them (the
-    correction)."""
+    correction). ``ratio``: their mean ratios, in the order of their positions."""
     positions = sorted(analysed)
     done = [analysed[position] for position in positions]
     changes = decide_calls(
-        MeanRatio.concatenate([result.effect.ratio for result in done]),
+        ratio,
         [result.analysis.alpha for result in done],
         [result.resampled_speedups for result in done],
         [result.analysis.tests.t_test_at(result.analysis.alpha).p_value for result in done],
@@ -552,20 +559,23 @@ def analyse_benchmarks(
                            if aggregate_method(settings) == "bootstrap" else None)
     analysed_count = 0
     done: dict[int, _Analysed] = {}  # by position in the config
+    ratios: list[tuple[np.ndarray, MeanRatio]] = []  # each batch's positions and mean ratios
     designs: dict[int, str | None] = {}
     analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
     with worker_pool(workers) as parallel_map:
         outputs = itertools.chain(map(analyse, serial), parallel_map(analyse, parallel))
-        for batch, (analysed, partial) in zip(serial + parallel, outputs, strict=True):
+        for batch, (analysed, partial, ratio) in zip(serial + parallel, outputs, strict=True):
             if bootstrap_aggregate is not None:
                 bootstrap_aggregate.merge(partial)
+            ratios.append((np.array([pair.index - 1 for pair in batch]), ratio))
             for pair, result in zip(batch, analysed, strict=True):
                 done[pair.index - 1] = result
                 designs[pair.index - 1] = _describe_design(pair.initial, pair.optimized)
             analysed_count += len(batch)
             if progress is not None:
                 progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
-    changes, calls = _decide_calls(done, settings)
+    ratio = _in_position_order(ratios)  # (the analysed benchmarks in the config's order)
+    changes, calls = _decide_calls(done, ratio, settings)
     for position, result in done.items():
         benchmarks[position] = benchmarks[position].analysed(
             result.analysis, result.effect, result.slowdown, changes[position],
@@ -573,8 +583,7 @@ def analyse_benchmarks(
     analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
     aggregate = bootstrap_aggregate
     if aggregate is None and analysed:
-        aggregate = DeltaAggregate(MeanRatio.concatenate(
-            [b.effect.ratio for b in benchmarks if b.status == "ok"]))
+        aggregate = DeltaAggregate(ratio)
     overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
                               precision=settings.precision, aggregate=aggregate,
                               aggregate_confidence=settings.confidence)

@@ -91,12 +91,27 @@ class MeanRatio:
                    (np.sqrt(var_o) / mean_o) ** 2, df_i, df_o)
 
 
+    def take(self, rows: np.ndarray | slice) -> MeanRatio:
+        """The benchmarks at ``rows`` (indices, in their order; or a slice: views)."""
+        return MeanRatio(*(getattr(self, name)[rows] for name in _RATIO_FIELDS))
+
+    def stacked(self) -> np.ndarray:
+        """The fields as the rows of one array (``MeanRatio(*stacked)`` is this again)."""
+        return np.array([getattr(self, name) for name in _RATIO_FIELDS])
+
+    def row(self, index: int) -> MeanRatio:
+        """The benchmark at ``index`` alone."""
+        return self.take(slice(index, index + 1))
+
     @classmethod
     def concatenate(cls, ratios: Sequence[MeanRatio]) -> MeanRatio:
         """One MeanRatio over the benchmarks of several."""
         return cls(*(np.concatenate([getattr(r, name) for r in ratios])
-                     for name in ("speedup", "initial_relative_variance",
-                                  "optimized_relative_variance", "initial_df", "optimized_df")))
+                     for name in _RATIO_FIELDS))
+
+
+_RATIO_FIELDS = ("speedup", "initial_relative_variance", "optimized_relative_variance",
+                 "initial_df", "optimized_df")
 
 
 def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:

@@ -552,10 +552,14 @@ def effect_inputs(initial: Hierarchy, optimized: Hierarchy) -> EffectInputs:
                         mean_ratio(components_i, components_o, speedup))
 
 
-def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]) -> list[EffectInputs]:
-    """:func:`effect_inputs` of every pair: pairs of flat samples of the same sizes are
-    computed together, as rows of arrays (the same operations, so the same numbers)."""
+def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]
+                     ) -> tuple[list[EffectInputs], MeanRatio]:
+    """:func:`effect_inputs` of every pair, and their mean ratios as one MeanRatio (in the
+    order of the pairs: what every benchmark's own ``ratio`` holds, without concatenating
+    thousands of one-row arrays). Pairs of flat samples of the same sizes are computed
+    together, as rows of arrays (the same operations, so the same numbers)."""
     inputs: list[EffectInputs | None] = [None] * len(pairs)
+    columns = np.empty((5, len(pairs)))  # MeanRatio.stacked() of them all
     groups: dict[tuple[int, int], list[int]] = {}
     for position, (initial, optimized) in enumerate(pairs):
         if initial.depth == 1 and optimized.depth == 1:
@@ -563,19 +567,25 @@ def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]) -> list[Effec
             groups.setdefault(sizes, []).append(position)
         else:
             inputs[position] = effect_inputs(initial, optimized)
+            columns[:, position] = inputs[position].ratio.stacked()[:, 0]
     for (size_i, size_o), positions in groups.items():
         if size_i < 2 or size_o < 2:
             for position in positions:
                 inputs[position] = effect_inputs(*pairs[position])
+                columns[:, position] = inputs[position].ratio.stacked()[:, 0]
             continue
-        found = _flat_inputs([pairs[p][0] for p in positions], [pairs[p][1] for p in positions])
+        found, ratio = _flat_inputs([pairs[p][0] for p in positions],
+                                    [pairs[p][1] for p in positions])
+        columns[:, positions] = ratio.stacked()
         for position, entry in zip(positions, found, strict=True):
             inputs[position] = entry
-    return inputs  # type: ignore[return-value]
+    return inputs, MeanRatio(*columns)  # type: ignore[return-value]
 
 
-def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]) -> list[EffectInputs]:
-    """:func:`effect_inputs` of flat samples of one size per side (at least 2 values each)."""
+def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]
+                 ) -> tuple[list[EffectInputs], MeanRatio]:
+    """:func:`effect_inputs` of flat samples of one size per side (at least 2 values each),
+    and their mean ratios together."""
     speedups = [i.grand_mean / o.grand_mean for i, o in zip(initial, optimized, strict=True)]
     sides = []
     for samples in (initial, optimized):
@@ -601,13 +611,10 @@ def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]) -> list[E
         sides.append((components, in_unit, relative, np.full(len(samples), size - 1.0)))
     (components_i, in_unit_i, relative_i, df_i), (components_o, in_unit_o, relative_o,
                                                   df_o) = sides
-    speedup = np.array(speedups)
+    ratio = MeanRatio(np.array(speedups), relative_i, relative_o, df_i, df_o)
     return [EffectInputs(speedups[row], components_i[row], components_o[row], in_unit_i[row],
-                         in_unit_o[row], MeanRatio(speedup[row:row + 1],
-                                                   relative_i[row:row + 1],
-                                                   relative_o[row:row + 1],
-                                                   df_i[row:row + 1], df_o[row:row + 1]))
-            for row in range(len(speedups))]
+                         in_unit_o[row], ratio.row(row))
+            for row in range(len(speedups))], ratio
 
 
 def _components(sample: Hierarchy, exponent: int) -> VarianceComponents:

@@ -155,9 +155,11 @@ def test_effect_inputs_computed_together_are_each_pairs_own(pairs):
     gives pair by pair, bit for bit, the components in the unit of the measurements too (a
     variance beyond the floats there: None)."""
     samples = [(Hierarchy.flat(x), Hierarchy.flat(y)) for x, y in pairs]
-    for together, (x, y) in zip(effect_inputs_of(samples), samples, strict=True):
+    inputs, ratio = effect_inputs_of(samples)
+    for row, (together, (x, y)) in enumerate(zip(inputs, samples, strict=True)):
         alone = effect_inputs(x, y)
         assert repr(together) == repr(alone)
+        assert repr(ratio.row(row)) == repr(alone.ratio)
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)  # the same suites in every CI run
