@@ -505,3 +505,10 @@ def test_plain_fast_path_is_taken_for_plain_files(tmp_path: Path) -> None:
     assert (fast.path, fast.format, fast.sha256) == (full.path, full.format,
                                                     hashlib.sha256(raw).hexdigest())
     assert fast.samples[0].data.root.tolist() == full.samples[0].data.root.tolist()
+
+
+@given(st.text(alphabet=".aJjSsOoNnCcVv_ x", max_size=12))
+def test_the_last_suffix_is_the_last_of_the_suffixes(filename: str) -> None:
+    from speeduptest.readers import _last_suffix, _suffixes
+
+    assert _last_suffix(filename) == (_suffixes(filename)[-1:] or [""])[0]

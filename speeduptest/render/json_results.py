@@ -135,6 +135,7 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
     if analysis is None:
         return entry
     tests = analysis.tests
+    notices = benchmark.notices
     entry.update({
         "small": analysis.small,
         "initial": summary_dict(analysis.initial),
@@ -151,8 +152,8 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
         },
         "mean": _decision(analysis.mean, analysis.mean_max_confidence),
         "median": _decision(analysis.median, analysis.median_max_confidence),
-        "warnings": [notice.message for notice in benchmark.notices],
-        "warning_details": [notice_dict(notice) for notice in benchmark.notices],
+        "warnings": [notice.message for notice in notices],
+        "warning_details": [notice_dict(notice) for notice in notices],
         "effect_size": _effect(benchmark.effect) if benchmark.effect else None,
         "slowdown": None if benchmark.slowdown is None else {
             "significant": benchmark.slowdown.significant,
