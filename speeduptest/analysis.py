@@ -18,6 +18,7 @@ import numpy as np
 
 from . import __version__
 from .batched import run_tests_both_ways
+from .bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
 from .change import (
     Change,
     MeanRatio,
@@ -31,6 +32,7 @@ from .effect_size import (
     EffectSize,
     RatioInterval,
     bootstrap_interval,
+    bootstrap_intervals_of,
     call_resamples,
     default_resamples,
     delta_intervals,
@@ -38,7 +40,6 @@ from .effect_size import (
     effect_inputs_of,
     effect_size,
     fieller_intervals,
-    flat_bootstrap_intervals,
     resampled_means,
     skipped_bootstrap,
     table_bootstrap_interval,
@@ -304,10 +305,13 @@ def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]
 
 @special_values_expected
 def _analyse_pairs(
-    settings: Settings, bootstrap_forced: bool, pairs: list[_Pair]
+    settings: Settings, bootstrap_forced: bool, pairs: list[_Pair],
+    helper: BootstrapChild | None = None,
 ) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
-    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (runs in a
-    worker); with the batch's mean ratios together (what each effect size's ``ratio`` holds).
+    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (in this
+    process, or in a worker); with the batch's mean ratios together (what each effect size's
+    ``ratio`` holds). ``helper``: the child that computes the shared-count bootstrap
+    intervals (None: a thread does).
 
     A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
     own samples and the seed: not on the other benchmarks, nor on how they are shared among
@@ -331,10 +335,9 @@ def _analyse_pairs(
     shared = [aggregate is None
               and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
               for pair in pairs]
-    # The shared-count bootstrap is array work that releases the GIL (matrix products,
-    # partitions): a thread computes it while this one runs the tests and decisions.
-    with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
-        pending = background.submit(_shared_intervals, settings, pairs, shared)
+    # The shared-count bootstrap is array work that needs nothing else of the analysis: the
+    # child computes it (or a thread) while this one runs the tests and decisions.
+    with _shared_intervals_beside(helper, settings, pairs, shared) as pending:
         batched = _batched_parts(pairs, settings.large_sample)
         inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
         confidences = np.array([complement(pair.alpha) for pair in pairs])
@@ -357,7 +360,7 @@ def _analyse_pairs(
                 outcome(parts.reverse_tests, analysis.small, pair.alpha)
                 for outcome in (mean_outcome, median_outcome)))
             protocols.append((analysis, reverse))
-        intervals = pending.result()
+        intervals = pending()
     for position, pair in enumerate(pairs):
         if aggregate is None and not shared[position]:
             tables = draw_table(pair.initial), draw_table(pair.optimized)
@@ -407,19 +410,35 @@ def _analyse_pairs(
 _NO_DRAWS = (np.empty(0), np.empty(0))
 
 
-@special_values_expected
-def _shared_intervals(settings: Settings, pairs: list[_Pair], shared: list[bool]
-                      ) -> dict[int, RatioInterval]:
-    """The bootstrap intervals of the benchmarks resampled with the shared count matrices,
-    by position in the batch, computed together for the benchmarks of the same sizes."""
-    intervals = {}
-    for positions in _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]]):
-        found = flat_bootstrap_intervals(
-            np.stack([pairs[p].initial.top_level_means for p in positions]),
-            np.stack([pairs[p].optimized.top_level_means for p in positions]),
-            [complement(pairs[p].alpha) for p in positions], settings.bootstrap, settings.seed)
-        intervals.update(zip(positions, found, strict=True))
-    return intervals
+@contextlib.contextmanager
+def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
+                             pairs: list[_Pair], shared: list[bool]
+                             ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
+    """For the block, the bootstrap intervals of the benchmarks resampled with the shared
+    count matrices computed beside it, by ``helper`` (or a thread); the block gets the
+    function that waits for them (by position in the batch). Computed together for the
+    benchmarks of the same sizes."""
+    grouped = _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]])
+    groups = [(np.array([complement(pairs[p].alpha) for p in positions]),
+               np.stack([pairs[p].initial.top_level_means for p in positions]),
+               np.stack([pairs[p].optimized.top_level_means for p in positions]))
+              for positions in grouped]
+
+    def by_position(ends: list[Ends]) -> dict[int, RatioInterval]:
+        intervals = {}
+        for positions, (low, high) in zip(grouped, ends, strict=True):
+            intervals.update(zip(positions, bootstrap_intervals_of(low, high), strict=True))
+        return intervals
+
+    if helper is not None:
+        answer = helper.submit(settings.bootstrap, settings.seed, groups)
+        yield lambda: by_position(answer())
+        return
+    # (The thread needs the GIL to start each of its numpy calls: quicker hand-overs.)
+    with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
+        pending = background.submit(special_values_expected(computed_here),
+                                    settings.bootstrap, settings.seed, groups)
+        yield lambda: by_position(pending.result())
 
 
 def _in_position_order(batches: list[tuple[np.ndarray, MeanRatio]]) -> MeanRatio:
@@ -521,6 +540,26 @@ def analyse_benchmarks(
     """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
     ``sources``: files already read, by :func:`file_key` (each file is read once);
     ``fetch``: files read ahead (:func:`speeduptest.prefetch.prefetching`)."""
+    # The child that computes the shared-count bootstrap is forked before the samples are
+    # read, while this process is small (see bootstrap_child).
+    with (bootstrap_child() if len(specs) >= MIN_BOOTSTRAP_CHILD
+          else contextlib.nullcontext()) as helper:
+        return _analyse_benchmarks(specs, settings, source, progress, run, workers, options,
+                                   notices, extra_files, sources, fetch, helper)
+
+
+#: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
+#: costs ~10 ms; below, a thread computes it).
+MIN_BOOTSTRAP_CHILD = 500
+
+
+def _analyse_benchmarks(
+    specs: Sequence[BenchmarkSpec], settings: Settings, source: Source,
+    progress: Progress | None, run: RunInfo | None, workers: int | None,
+    options: ReadOptions, notices: Sequence[Notice], extra_files: Sequence[InputFile],
+    sources: dict[tuple[int, int] | str, SourceFile] | None, fetch: Fetch | None,
+    helper: BootstrapChild | None,
+) -> Results:
     sources = dict(sources or {})
     benchmarks, pairs = [], []
     for result, pair in _read_benchmarks(specs, source.label, sources, options, fetch):
@@ -563,7 +602,8 @@ def analyse_benchmarks(
     designs: dict[int, str | None] = {}
     analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
     with worker_pool(workers) as parallel_map:
-        outputs = itertools.chain(map(analyse, serial), parallel_map(analyse, parallel))
+        outputs = itertools.chain(map(functools.partial(analyse, helper=helper), serial),
+                                  parallel_map(analyse, parallel))
         for batch, (analysed, partial, ratio) in zip(serial + parallel, outputs, strict=True):
             if bootstrap_aggregate is not None:
                 bootstrap_aggregate.merge(partial)

@@ -406,9 +406,23 @@ def _resampled_flat_means(values: np.ndarray, counts: np.ndarray) -> tuple[np.nd
 def flat_bootstrap_intervals(initial: np.ndarray, optimized: np.ndarray,
                              confidence: Sequence[float], resamples: int,
                              seed: int) -> list[RatioInterval]:
-    """Bootstrap percentile intervals of the speedup of the means for benchmarks whose samples
-    are flat and of the same sizes: ``initial`` (benchmarks × n) and ``optimized``
-    (benchmarks × m), each benchmark at its own confidence.
+    """:func:`flat_bootstrap_ends` as intervals."""
+    low, high = flat_bootstrap_ends(initial, optimized, confidence, resamples, seed)
+    return bootstrap_intervals_of(low, high)
+
+
+def bootstrap_intervals_of(low: np.ndarray, high: np.ndarray) -> list[RatioInterval]:
+    """The percentile intervals with these ends."""
+    return [RatioInterval("bootstrap", a, b, True)
+            for a, b in zip(low.tolist(), high.tolist(), strict=True)]
+
+
+def flat_bootstrap_ends(initial: np.ndarray, optimized: np.ndarray,
+                        confidence: Sequence[float], resamples: int,
+                        seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ends (low, high) of the bootstrap percentile intervals of the speedup of the means
+    for benchmarks whose samples are flat and of the same sizes: ``initial`` (benchmarks × n)
+    and ``optimized`` (benchmarks × m), each benchmark at its own confidence.
 
     Each side is resampled independently of the other (its own count matrix), each resample
     taking n values with replacement, as :func:`resampled_means` does; the benchmarks share
@@ -436,8 +450,7 @@ def flat_bootstrap_intervals(initial: np.ndarray, optimized: np.ndarray,
                 ratios[same], [(1 - level) / 2, (1 + level) / 2], axis=1)
         shift = exponents_i - exponents_o
         low[rows], high[rows] = np.ldexp(chunk_low, shift), np.ldexp(chunk_high, shift)
-    return [RatioInterval("bootstrap", float(a), float(b), True) for a, b in zip(low, high,
-                                                                                  strict=True)]
+    return low, high
 
 
 #: Top-level units the advice asks for: enough for the protocol's large-sample tests.
