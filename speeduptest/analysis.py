@@ -27,7 +27,7 @@ from .change import (
     decide_calls,
     widest_confidence,
 )
-from .config import BenchmarkSpec, read_config, reading_ahead
+from .config import BenchmarkSpec, lines_ahead, read_config, reading_ahead
 from .effect_size import (
     EffectSize,
     RatioInterval,
@@ -512,14 +512,15 @@ def analyse_config(
     None: read ahead here, while the config's rows are checked."""
     config_path = Path(config_path)
     with (contextlib.nullcontext(fetch) if fetch is not None
-          else reading_ahead(config_path)) as fetch:
+          else reading_ahead(config_path)) as fetch, _bootstrap_helper(
+              lines_ahead(config_path)) as helper:
         config = read_config(config_path, settings.alpha)
         return analyse_benchmarks(
             config.benchmarks, settings, source=Source(str(config_path), config=True),
             progress=progress, run=run, workers=workers, options=options,
             notices=config.notices, extra_files=(InputFile(
                 str(config_path), hashlib.sha256(config_path.read_bytes()).hexdigest()),),
-            fetch=fetch)
+            fetch=fetch, helper=helper)
 
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
@@ -536,14 +537,15 @@ def analyse_benchmarks(
     extra_files: Sequence[InputFile] = (),
     sources: dict[tuple[int, int] | str, SourceFile] | None = None,
     fetch: Fetch | None = None,
+    helper: BootstrapChild | None = None,
 ) -> Results:
     """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
     ``sources``: files already read, by :func:`file_key` (each file is read once);
-    ``fetch``: files read ahead (:func:`speeduptest.prefetch.prefetching`)."""
-    # The child that computes the shared-count bootstrap is forked before the samples are
-    # read, while this process is small (see bootstrap_child).
-    with (bootstrap_child() if len(specs) >= MIN_BOOTSTRAP_CHILD
-          else contextlib.nullcontext()) as helper:
+    ``fetch``: files read ahead (:func:`speeduptest.prefetch.prefetching`); ``helper``: the
+    child that computes the shared-count bootstrap (None: one is started here for many
+    benchmarks)."""
+    with (contextlib.nullcontext(helper) if helper is not None
+          else _bootstrap_helper(len(specs))) as helper:
         return _analyse_benchmarks(specs, settings, source, progress, run, workers, options,
                                    notices, extra_files, sources, fetch, helper)
 
@@ -551,6 +553,14 @@ def analyse_benchmarks(
 #: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
 #: costs ~10 ms; below, a thread computes it).
 MIN_BOOTSTRAP_CHILD = 500
+
+
+def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
+        BootstrapChild | None]:
+    """The child that computes the shared-count bootstrap, for a run of about so many
+    benchmarks. It is forked before the samples are read, and before the config is when
+    there is one, while this process is small (see bootstrap_child)."""
+    return bootstrap_child() if benchmarks >= MIN_BOOTSTRAP_CHILD else contextlib.nullcontext()
 
 
 def _analyse_benchmarks(

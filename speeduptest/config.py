@@ -207,10 +207,10 @@ def reading_ahead(path: Path) -> contextlib.AbstractContextManager[Fetch]:
     samples). This module imports neither scipy nor the analysis, so the command starts the
     child before it imports them: the child reads while they load."""
     return prefetching(lambda: sample_files(path), plain_digest,
-                       files=_lines_ahead(path) * 2)
+                       files=lines_ahead(path) * 2)
 
 
-def _lines_ahead(path: Path) -> int:
+def lines_ahead(path: Path) -> int:
     """The lines in the first mebibyte of the config: about how many rows it has, as far as
     reading their files ahead is concerned (0 if unreadable: what is wrong is for
     read_config to say)."""
