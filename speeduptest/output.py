@@ -17,12 +17,17 @@ import contextlib
 import ctypes
 import errno
 import os
+import queue
 import secrets
 import shutil
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
+
+from .switching import quick_switches
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
 DEFAULT_FORMATS = ("html", "pdf", "json")
@@ -56,9 +61,46 @@ def _write_file(path: Path, content: FileContent) -> None:
     if isinstance(content, (bytes, bytearray)):
         path.write_bytes(content)
         return
-    with path.open("wb") as handle:
-        for block in content:
-            handle.write(block)
+    with path.open("wb", buffering=0) as handle:
+        _write_blocks(handle, content)
+
+
+#: Blocks made ahead of the thread that writes them.
+_BLOCKS_AHEAD = 4
+
+
+def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
+    """Write ``blocks`` as they are made, by a thread of its own: the system's copy of a block
+    into the file's pages (which releases the GIL) overlaps with making the next one. The
+    results.json of 100,000 benchmarks is 490 MB, ~1 s of copying after 2 s of encoding."""
+    pending: queue.Queue[bytes | None] = queue.Queue(_BLOCKS_AHEAD)
+    failed: list[BaseException] = []
+
+    def write() -> None:
+        while (block := pending.get()) is not None:
+            if not failed:  # (after a failure, only taken off the queue)
+                try:
+                    with memoryview(block) as view:
+                        while view:
+                            view = view[handle.write(view):]
+                except BaseException as error:
+                    failed.append(error)
+
+    # (Quick switches: the writer needs the GIL back after each block, while the encoder
+    # holds it.)
+    with quick_switches():
+        writer = threading.Thread(target=write, name="speeduptest-writer", daemon=True)
+        writer.start()
+        try:
+            for block in blocks:
+                if failed:
+                    break
+                pending.put(block)
+        finally:
+            pending.put(None)
+            writer.join()
+    if failed:
+        raise failed[0]
 
 
 def _staging_prefix(directory: Path) -> str:

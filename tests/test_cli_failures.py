@@ -278,3 +278,47 @@ def test_plan_to_a_reader_that_went_away_is_quiet(tmp_path):
     error = process.stderr.read()
     process.stderr.close()
     assert process.wait() == 0 and "Traceback" not in error, error
+
+
+def test_blocks_are_written_in_order_by_a_thread_that_ends_with_them(tmp_path):
+    """Streamed content is written by a thread as it is made: every block in order; a
+    failure to write, or to make a block, stops both and is raised; no thread is left."""
+    import errno
+    import threading
+
+    from speeduptest import output
+
+    blocks = [bytes([i % 256]) * (1000 + i) for i in range(300)]
+    path = tmp_path / "written"
+    with path.open("wb", buffering=0) as handle:
+        output._write_blocks(handle, iter(blocks))
+    assert path.read_bytes() == b"".join(blocks)
+
+    class FullDisk:
+        def __init__(self) -> None:
+            self.writes = 0
+
+        def write(self, view) -> int:
+            self.writes += 1
+            if self.writes == 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return min(len(view), 700)  # (partial writes too)
+
+    made = []
+
+    def counted():
+        for block in blocks:
+            made.append(block)
+            yield block
+
+    with pytest.raises(OSError, match="No space"):
+        output._write_blocks(FullDisk(), counted())
+    assert len(made) < len(blocks)  # the blocks stopped being made
+
+    def broken():
+        yield b"a"
+        raise ValueError("encoding failed")
+
+    with pytest.raises(ValueError, match="encoding failed"):
+        output._write_blocks(FullDisk(), broken())
+    assert threading.active_count() == 1
