@@ -1,3 +1,3 @@
-from .cli import console_main
+from .command import entry_point
 
-raise SystemExit(console_main())
+raise SystemExit(entry_point())

@@ -4,6 +4,7 @@ rank test, the summaries computed together."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -158,6 +159,33 @@ def test_allocator_keeps_freed_memory_on_glibc() -> None:
         assert kept.strip() == "True"
     else:
         assert kept.strip() in ("True", "False")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="threads counted in /proc")
+def test_the_command_loads_numpy_with_one_blas_thread() -> None:
+    """The command's entry point sets OPENBLAS_NUM_THREADS before numpy loads (its threads
+    would spin on the core the children use), unless the user set it; it imports nothing
+    that loads numpy itself."""
+    import subprocess
+
+    script = (
+        "import os, sys\n"
+        "from speeduptest import command\n"
+        "assert 'numpy' not in sys.modules\n"
+        "sys.argv = ['speeduptest', '--version']\n"
+        "try:\n"
+        "    command.entry_point()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "import numpy\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')))\n")
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env=environment)
+    assert ran.stdout.split()[-2:] == ["1", "1"]
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env={**environment, "OPENBLAS_NUM_THREADS": "2"})
+    assert ran.stdout.split()[-2] == "2"
 
 
 def test_quick_switches_lower_the_switch_interval_and_restore_it() -> None:
