@@ -334,12 +334,13 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:.4g}" if digits == 4 else f"{value:.{digits}g}"
 
 
-def percentile_ends(speedups: np.ndarray, tails: Sequence[float], axis: int | None = None
-                    ) -> np.ndarray:
+def percentile_ends(speedups: np.ndarray, tails: Sequence[float], axis: int | None = None,
+                    overwrite: bool = False) -> np.ndarray:
     """The resampled speedups' quantiles at ``tails`` (low, high). An end that is not a
     number (between infinite resamples, or of 0/0 ones: times spanning more than the floats)
-    is the widest it can be: 0 below, infinity above."""
-    ends = np.quantile(speedups, tails, axis=axis)
+    is the widest it can be: 0 below, infinity above. ``overwrite``: ``speedups`` may be
+    reordered (no copy is made)."""
+    ends = np.quantile(speedups, tails, axis=axis, overwrite_input=overwrite)
     if np.isnan(ends).any():
         ends[0], ends[1] = widest_where_undefined(ends[0], ends[1])
     return ends

@@ -442,12 +442,17 @@ def flat_bootstrap_ends(initial: np.ndarray, optimized: np.ndarray,
         means_i, exponents_i = _resampled_flat_means(initial[rows], counts_i)
         means_o, exponents_o = _resampled_flat_means(optimized[rows], counts_o)
         ratios = means_i / means_o
-        chunk_low, chunk_high = np.empty(len(ratios)), np.empty(len(ratios))
-        levels = confidence[rows]
-        for level in np.unique(levels):
-            same = np.flatnonzero(levels == level)
-            chunk_low[same], chunk_high[same] = percentile_ends(
-                ratios[same], [(1 - level) / 2, (1 + level) / 2], axis=1)
+        levels = np.unique(confidence[rows])
+        if levels.size == 1:  # (as a rule: the ratios partitioned where they are, no copies)
+            level = levels[0]
+            chunk_low, chunk_high = percentile_ends(
+                ratios, [(1 - level) / 2, (1 + level) / 2], axis=1, overwrite=True)
+        else:
+            chunk_low, chunk_high = np.empty(len(ratios)), np.empty(len(ratios))
+            for level in levels:
+                same = np.flatnonzero(confidence[rows] == level)
+                chunk_low[same], chunk_high[same] = percentile_ends(
+                    ratios[same], [(1 - level) / 2, (1 + level) / 2], axis=1)
         shift = exponents_i - exponents_o
         low[rows], high[rows] = np.ldexp(chunk_low, shift), np.ldexp(chunk_high, shift)
     return low, high
