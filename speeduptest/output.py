@@ -117,13 +117,19 @@ def recover(directory: Path) -> None:
     parent = directory.parent
     if not parent.is_dir():
         return
-    for leftover in sorted(parent.glob(_old_prefix(directory) + "*")):
+    # One pass over the parent's names, compared as text: the report folder may sit among the
+    # 200,000 sample files of its benchmarks (two pathlib globs took 0.5 s there).
+    old, staging = _old_prefix(directory), _staging_prefix(directory)
+    with os.scandir(parent) as entries:
+        names = [entry.name for entry in entries if entry.name.startswith((old, staging))]
+    for name in sorted(name for name in names if name.startswith(old)):
         if not directory.exists():
-            os.rename(leftover, directory)
+            os.rename(parent / name, directory)
         else:
-            shutil.rmtree(leftover, ignore_errors=True)
-    for leftover in parent.glob(_staging_prefix(directory) + "*"):
-        shutil.rmtree(leftover, ignore_errors=True)
+            shutil.rmtree(parent / name, ignore_errors=True)
+    for name in names:
+        if name.startswith(staging):
+            shutil.rmtree(parent / name, ignore_errors=True)
 
 
 def check_output_folder(directory: Path) -> Path:
