@@ -8,18 +8,22 @@ Each stage is timed by wrapping its function (imports are timed before the run):
 the reading of every benchmark (``_read_benchmarks`` as the loop consumes it), the analysis of
 the pairs (with the bootstrap thread beside it), the calls, the overall figures, and
 results.json (encoded as the report folder writes it). Stages nest: "analyse_benchmarks"
-holds reading, pairs, calls and overall.
+holds reading, pairs, calls and overall. (The command forks the child that reads the samples
+before it imports scipy; here the imports come first, so that child starts later and the
+reading takes longer than in the command.)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads, as the command does
 from throughput import make_config
 
 
