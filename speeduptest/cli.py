@@ -307,9 +307,10 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def console_main() -> int:
-    """The ``speeduptest`` command (and ``python -m speeduptest``): :func:`main`, in a
-    process of its own, which keeps freed memory for reuse (:mod:`speeduptest.allocator`)
-    and leaves the results to the end of the process instead of taking them apart
+    """The ``speeduptest`` command (and ``python -m speeduptest``, both through
+    :func:`speeduptest.command.entry_point`): :func:`main`, in a process of its own, which
+    keeps freed memory for reuse (:mod:`speeduptest.allocator`) and leaves the results to the
+    end of the process instead of taking them apart
     (:func:`speeduptest.nocycles.built_then_read`); programs calling :func:`main`
     themselves are left alone."""
     from .allocator import keep_freed_memory
