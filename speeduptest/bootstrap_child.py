@@ -56,12 +56,16 @@ class BootstrapChild:
         self._requests = requests
         self._answers = os.fdopen(answers, "rb")
         self._gone = False
+        self._waiting = False  # an answer is due that was not taken yet
 
     def submit(self, resamples: int, seed: int, groups: Sequence[Group]
                ) -> Callable[[], list[Ends]]:
         """Send a batch; the function returned waits for its intervals' ends (or computes
-        them here if the child is gone). One batch at a time: take the answer before the
-        next is submitted (an answer must fit in the pipe, ~16 bytes a benchmark)."""
+        them here if the child is gone). One batch at a time: its answer is taken before the
+        next is sent, so that neither process ever waits to write while the other does."""
+        if self._waiting:  # an answer left behind (an error in between): the child is not
+            self._gone = True  # asked again, rather than its answer taken for this batch's
+            self._waiting = False
         if not self._gone:
             message = pickle.dumps((resamples, seed, list(groups)),
                                    protocol=pickle.HIGHEST_PROTOCOL)
@@ -73,9 +77,11 @@ class BootstrapChild:
                         sent += os.write(self._requests, view[sent:])
             except OSError:  # the child ended (EPIPE)
                 self._gone = True
+            self._waiting = not self._gone
 
         def answer() -> list[Ends]:
-            if not self._gone:
+            if self._waiting:
+                self._waiting = False
                 try:
                     return self._receive()
                 except ChildGone:

@@ -121,3 +121,14 @@ def test_a_run_is_the_same_with_the_child_the_thread_or_a_dead_child(tmp_path: P
     thread = (tmp_path / "thread" / "results.json").read_bytes()
     assert runs["child"] == thread and runs["dead"] == thread
     assert b'"bootstrap":{"low":' in thread
+
+
+def test_an_answer_left_behind_is_never_taken_for_another_batch() -> None:
+    """After a batch whose answer was not taken (an error in between), the child is not asked
+    again: the next batch is computed here, not given the answer of the one before."""
+    first, second = _groups(4), _groups(5)
+    with bootstrap_child.bootstrap_child() as helper:
+        assert helper is not None
+        helper.submit(300, 3, first)  # its answer never taken
+        assert _same(helper.submit(300, 3, second)(),
+                     bootstrap_child.computed_here(300, 3, second))
