@@ -9,17 +9,18 @@ thread's work 0.64 s alone, 0.88-0.97 s beside the thread. A child process takes
 
 The child is forked before the samples are read, while this process is small (a child forked
 later shares the pages of everything read, and each page either process then touches is
-copied: see :mod:`speeduptest.forking`). It gets each batch's samples through a pipe
-(0.5 MB for 1,024 pairs of 31 values) and sends back the ends of their intervals, computed
-by the same function on the same numbers, so they are what the thread computed, bit for bit.
-Should the child be gone, or never start, the caller computes them itself.
+copied: see :mod:`speeduptest.forking`). It gets each batch's samples through a socket (their
+bytes as they are: 0.5 MB for 1,024 pairs of 31 values) and sends back the ends of their
+intervals, computed by the same function on the same numbers, so they are what the thread
+computed, bit for bit. Should the child be gone, or never start, the caller computes them
+itself. (A socket rather than a pipe: writing to a child that has ended must fail with EPIPE,
+not raise SIGPIPE, in a host program that does not ignore it.)
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import pickle
+import socket
 import struct
 from collections.abc import Callable, Iterator, Sequence
 
@@ -27,10 +28,16 @@ import numpy as np
 
 from .effect_size import flat_bootstrap_ends
 from .floats import special_values_expected
-from .forking import child_process
+from .forking import can_fork, child_process
 
-#: A message's length, before its pickled content.
-_LENGTH = struct.Struct("<Q")
+#: A batch: resamples, seed, number of groups; then each group: rows, n, m, followed by its
+#: confidences (rows), initial (rows × n) and optimized (rows × m) times as float64.
+_BATCH = struct.Struct("<qqq")
+_GROUP = struct.Struct("<qqq")
+
+#: Writing to a socket whose reader has ended: EPIPE, not SIGPIPE (Linux; children are
+#: forked nowhere else).
+_NO_SIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)
 
 #: Each group of benchmarks of the same sizes: confidences (b), initial (b × n), optimized
 #: (b × m).
@@ -40,7 +47,7 @@ Ends = tuple[np.ndarray, np.ndarray]
 
 
 class ChildGone(Exception):
-    """The child ended (or cannot be written to): the caller computes the intervals itself."""
+    """The child ended: the caller computes the intervals itself."""
 
 
 def computed_here(resamples: int, seed: int, groups: Sequence[Group]) -> list[Ends]:
@@ -52,9 +59,8 @@ def computed_here(resamples: int, seed: int, groups: Sequence[Group]) -> list[En
 class BootstrapChild:
     """The parent's end: :meth:`submit` a batch, then take its answer."""
 
-    def __init__(self, requests: int, answers: int) -> None:
-        self._requests = requests
-        self._answers = os.fdopen(answers, "rb")
+    def __init__(self, connection: socket.socket) -> None:
+        self._connection = connection
         self._gone = False
         self._waiting = False  # an answer is due that was not taken yet
 
@@ -63,101 +69,100 @@ class BootstrapChild:
         """Send a batch; the function returned waits for its intervals' ends (or computes
         them here if the child is gone). One batch at a time: its answer is taken before the
         next is sent, so that neither process ever waits to write while the other does."""
+        groups = [tuple(np.ascontiguousarray(part, dtype=float) for part in group)
+                  for group in groups]
         if self._waiting:  # an answer left behind (an error in between): the child is not
             self._gone = True  # asked again, rather than its answer taken for this batch's
             self._waiting = False
         if not self._gone:
-            message = pickle.dumps((resamples, seed, list(groups)),
-                                   protocol=pickle.HIGHEST_PROTOCOL)
             try:
-                os.write(self._requests, _LENGTH.pack(len(message)))
-                with memoryview(message) as view:
-                    sent = 0
-                    while sent < len(view):
-                        sent += os.write(self._requests, view[sent:])
-            except OSError:  # the child ended (EPIPE)
+                self._send(_BATCH.pack(resamples, seed, len(groups)))
+                for confidence, initial, optimized in groups:
+                    self._send(_GROUP.pack(*initial.shape, optimized.shape[1]))
+                    for part in (confidence, initial, optimized):
+                        self._send(memoryview(part).cast("B"))
+                self._waiting = True
+            except OSError:  # the child ended (EPIPE, ECONNRESET)
                 self._gone = True
-            self._waiting = not self._gone
 
         def answer() -> list[Ends]:
             if self._waiting:
                 self._waiting = False
                 try:
-                    return self._receive()
-                except ChildGone:
+                    return [(_received(self._connection, len(confidence)),
+                             _received(self._connection, len(confidence)))
+                            for confidence, _, _ in groups]
+                except (ChildGone, OSError):
                     self._gone = True
             return computed_here(resamples, seed, groups)
 
         return answer
 
-    def _receive(self) -> list[Ends]:
-        header = self._answers.read(_LENGTH.size)
-        if len(header) < _LENGTH.size:
-            raise ChildGone
-        (length,) = _LENGTH.unpack(header)
-        message = self._answers.read(length)
-        if len(message) < length:
-            raise ChildGone
-        return pickle.loads(message)
+    def _send(self, data: bytes | memoryview) -> None:
+        self._connection.sendall(data, _NO_SIGNAL)
 
-    def close(self) -> None:
-        os.close(self._requests)
-        self._answers.close()
+
+def _received(connection: socket.socket, count: int) -> np.ndarray:
+    """``count`` float64 from ``connection``; ChildGone if it ends first."""
+    values = np.empty(count)
+    view, got = memoryview(values).cast("B"), 0
+    while got < len(view):
+        received = connection.recv_into(view[got:])
+        if not received:
+            raise ChildGone
+        got += received
+    return values
 
 
 @contextlib.contextmanager
 def bootstrap_child() -> Iterator[BootstrapChild | None]:
     """For the block, a child computing shared-count bootstrap intervals
-    (:class:`BootstrapChild`); None where no child can be had. The child is stopped when the
-    block ends."""
-    try:
-        request_read, request_write = os.pipe()
-    except OSError:
+    (:class:`BootstrapChild`); None where no child can be had. The child is stopped, and both
+    ends of the connection closed, when the block ends, however it ends."""
+    if not can_fork():  # (where a child cannot be had, no socket is made either)
         yield None
         return
     try:
-        answer_read, answer_write = os.pipe()
-    except OSError:
-        os.close(request_read)
-        os.close(request_write)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError:  # no descriptors to be had (limits)
         yield None
         return
 
     def serve() -> None:
-        os.close(request_write)
-        os.close(answer_read)
-        _serve(request_read, answer_write)
+        ours.close()
+        _serve(theirs)
 
-    with child_process(serve) as child:
-        os.close(request_read)
-        os.close(answer_write)
-        if child is None:
-            os.close(request_write)
-            os.close(answer_read)
-            yield None
-            return
-        helper = BootstrapChild(request_write, answer_read)
-        try:
-            yield helper
-        finally:
-            helper.close()
+    with ours, theirs, child_process(serve) as child:
+        theirs.close()
+        yield None if child is None else BootstrapChild(ours)
 
 
 @special_values_expected
-def _serve(requests: int, answers: int) -> None:
+def _serve(connection: socket.socket) -> None:
     """In the child: answer each batch until the parent closes its end."""
-    with os.fdopen(requests, "rb") as stream:
-        while True:
-            header = stream.read(_LENGTH.size)
-            if len(header) < _LENGTH.size:
-                return
-            (length,) = _LENGTH.unpack(header)
-            message = stream.read(length)
-            if len(message) < length:
-                return
-            ends = computed_here(*pickle.loads(message))
-            answer = pickle.dumps(ends, protocol=pickle.HIGHEST_PROTOCOL)
-            data = _LENGTH.pack(len(answer)) + answer
-            sent = 0
-            while sent < len(data):
-                sent += os.write(answers, data[sent:])
+    while True:
+        try:
+            resamples, seed, count = _unpacked(connection, _BATCH)
+            groups = []
+            for _ in range(count):
+                rows, n, m = _unpacked(connection, _GROUP)
+                groups.append((_received(connection, rows),
+                               _received(connection, rows * n).reshape(rows, n),
+                               _received(connection, rows * m).reshape(rows, m)))
+        except ChildGone:
+            return
+        for low, high in computed_here(resamples, seed, groups):
+            connection.sendall(memoryview(low).cast("B"))
+            connection.sendall(memoryview(high).cast("B"))
+
+
+def _unpacked(connection: socket.socket, layout: struct.Struct) -> tuple[int, ...]:
+    """A header of ``layout`` from ``connection``; ChildGone if it ends first."""
+    data = bytearray(layout.size)
+    view, got = memoryview(data), 0
+    while got < layout.size:
+        received = connection.recv_into(view[got:])
+        if not received:
+            raise ChildGone
+        got += received
+    return layout.unpack(data)

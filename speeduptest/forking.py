@@ -38,16 +38,22 @@ class Child:
         self.stopped = False
 
     def stop(self) -> None:
-        """Stop it (done, or abandoned on an interrupt) and wait for it."""
+        """Stop it (done, or abandoned on an interrupt) and wait for it. Ctrl-C is held
+        meanwhile (it comes once the child is reaped): interrupted in the wait, it would
+        leave a zombie."""
         if self.stopped:
             return
-        self.stopped = True
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:  # reaped by someone else (a host program waiting for any)
-            return
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:  # reaped by someone else (a host waiting for any)
+                return
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+        finally:
+            self.stopped = True
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager

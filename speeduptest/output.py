@@ -67,6 +67,8 @@ def _write_file(path: Path, content: FileContent) -> None:
 
 #: Blocks made ahead of the thread that writes them.
 _BLOCKS_AHEAD = 4
+#: Seconds the writer waits for a block before it looks whether the blocks have ended.
+_ENDED_POLL = 0.05
 
 
 def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
@@ -75,10 +77,19 @@ def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
     results.json of 100,000 benchmarks is 490 MB, ~1 s of copying after 2 s of encoding."""
     pending: queue.Queue[bytes | None] = queue.Queue(_BLOCKS_AHEAD)
     failed: list[BaseException] = []
+    ended = threading.Event()  # no more blocks will come (even without the end mark)
 
     def write() -> None:
-        while (block := pending.get()) is not None:
-            if not failed:  # (after a failure, only taken off the queue)
+        while True:
+            try:
+                block = pending.get(timeout=_ENDED_POLL)
+            except queue.Empty:
+                if ended.is_set():  # interrupted before the end mark was queued
+                    return
+                continue
+            if block is None:
+                return
+            if not failed and not ended.is_set():  # (else only taken off the queue)
                 try:
                     with memoryview(block) as view:
                         while view:
@@ -96,8 +107,12 @@ def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
                 if failed:
                     break
                 pending.put(block)
-        finally:
             pending.put(None)
+            writer.join()
+        finally:
+            # Interrupted (Ctrl-C) or failed: the writer stops by itself, even if the end
+            # mark could not be queued, and does not outlive the call.
+            ended.set()
             writer.join()
     if failed:
         raise failed[0]
@@ -120,8 +135,11 @@ def recover(directory: Path) -> None:
     # One pass over the parent's names, compared as text: the report folder may sit among the
     # 200,000 sample files of its benchmarks (two pathlib globs took 0.5 s there).
     old, staging = _old_prefix(directory), _staging_prefix(directory)
-    with os.scandir(parent) as entries:
-        names = [entry.name for entry in entries if entry.name.startswith((old, staging))]
+    try:
+        with os.scandir(parent) as entries:
+            names = [entry.name for entry in entries if entry.name.startswith((old, staging))]
+    except OSError:  # a folder that may be written but not listed (mode 333): none to find
+        return
     for name in sorted(name for name in names if name.startswith(old)):
         if not directory.exists():
             os.rename(parent / name, directory)

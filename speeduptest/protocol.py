@@ -101,7 +101,7 @@ def is_small(n: int, m: int, large_sample: int) -> bool:
     return n <= large_sample or m <= large_sample
 
 
-@functools.lru_cache(maxsize=256)  # (the same few sizes in every benchmark of a run)
+@functools.lru_cache(maxsize=256, typed=True)  # (the same few sizes in every benchmark)
 def _size_step(small: bool, n: int, m: int, large_sample: int) -> str:
     if small:
         return (f"Small samples: n = {n}, m = {m}; at least one side has at most "

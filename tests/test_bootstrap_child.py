@@ -85,7 +85,7 @@ def test_without_a_child_when_none_can_be_had(monkeypatch) -> None:
         raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
 
     descriptors = len(os.listdir("/proc/self/fd"))
-    monkeypatch.setattr(bootstrap_child.os, "fork", refused)
+    monkeypatch.setattr(os, "fork", refused)
     with bootstrap_child.bootstrap_child() as helper:
         assert helper is None
     assert len(os.listdir("/proc/self/fd")) == descriptors  # both pipes closed again
@@ -132,3 +132,42 @@ def test_an_answer_left_behind_is_never_taken_for_another_batch() -> None:
         helper.submit(300, 3, first)  # its answer never taken
         assert _same(helper.submit(300, 3, second)(),
                      bootstrap_child.computed_here(300, 3, second))
+
+
+def test_a_child_gone_under_a_host_that_does_not_ignore_sigpipe(tmp_path: Path) -> None:
+    """A host program with SIGPIPE at its default: writing to a child that has ended fails
+    quietly (EPIPE), and the intervals are computed here; the process is not killed."""
+    import subprocess
+
+    script = (
+        "import os, signal, numpy as np\n"
+        "import speeduptest.bootstrap_child as b\n"
+        "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
+        "rng = np.random.default_rng(0)\n"
+        "groups = [(np.array([0.95] * 200), rng.lognormal(size=(200, 31)),\n"
+        "           rng.lognormal(size=(200, 31)))]\n"
+        "with b.bootstrap_child() as helper:\n"
+        "    pid = int(open(f'/proc/{os.getpid()}/task/{os.getpid()}/children').read())\n"
+        "    os.kill(pid, signal.SIGKILL)\n"
+        "    os.waitpid(pid, 0)\n"
+        "    found = helper.submit(300, 3, groups)()\n"
+        "expected = b.computed_here(300, 3, groups)\n"
+        "print(all((a == c).all() and (d == e).all()\n"
+        "          for (a, d), (c, e) in zip(found, expected)))\n")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (ran.returncode, ran.stdout.strip()) == (0, "True"), ran.stderr
+
+
+def test_no_descriptor_left_when_interrupted_while_the_child_starts(monkeypatch) -> None:
+    import contextlib
+
+    @contextlib.contextmanager
+    def interrupted(work):
+        raise KeyboardInterrupt
+        yield
+
+    descriptors = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(bootstrap_child, "child_process", interrupted)
+    with pytest.raises(KeyboardInterrupt), bootstrap_child.bootstrap_child():
+        pass
+    assert len(os.listdir("/proc/self/fd")) == descriptors

@@ -322,3 +322,43 @@ def test_blocks_are_written_in_order_by_a_thread_that_ends_with_them(tmp_path):
     with pytest.raises(ValueError, match="encoding failed"):
         output._write_blocks(FullDisk(), broken())
     assert threading.active_count() == 1
+
+
+def test_an_interrupt_while_blocks_are_written_leaves_no_thread(monkeypatch):
+    """Ctrl-C while a block or the end mark waits for room in the queue: the call ends, and
+    so does the thread, which would otherwise wait for blocks forever (and forbid the forks
+    that need a process without threads)."""
+    import queue
+    import threading
+    import time
+
+    from speeduptest import output
+
+    class Slow:
+        def write(self, view) -> int:
+            time.sleep(0.01)
+            return len(view)
+
+    class Interrupted(queue.Queue):
+        def put(self, item, *args, **keywords):
+            if item is None or self.full():
+                raise KeyboardInterrupt
+            super().put(item, *args, **keywords)
+
+    monkeypatch.setattr(output.queue, "Queue", Interrupted)
+    for count in (2, output._BLOCKS_AHEAD + 2):  # the end mark, a block
+        with pytest.raises(KeyboardInterrupt):
+            output._write_blocks(Slow(), iter([b"x" * 100] * count))
+        assert threading.active_count() == 1
+
+
+def test_leftovers_are_not_looked_for_in_a_folder_that_cannot_be_listed(tmp_path, monkeypatch):
+    """A parent folder that may be written but not listed (mode 333): nothing to recover,
+    and no error (as with pathlib's glob before)."""
+    from speeduptest import output
+
+    def refused(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(output.os, "scandir", refused)
+    output.recover(tmp_path / "report")  # no error

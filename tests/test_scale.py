@@ -186,6 +186,11 @@ def test_the_command_loads_numpy_with_one_blas_thread() -> None:
     ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True, env={**environment, "OPENBLAS_NUM_THREADS": "2"})
     assert ran.stdout.split()[-2] == "2"
+    script = script.replace("os.environ['OPENBLAS_NUM_THREADS']",
+                            "os.environ.get('OPENBLAS_NUM_THREADS')")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, env={**environment, "OMP_NUM_THREADS": "2"})
+    assert ran.stdout.split()[-2] == "None"  # OpenBLAS takes the user's OMP_NUM_THREADS
 
 
 def test_quick_switches_lower_the_switch_interval_and_restore_it() -> None:
