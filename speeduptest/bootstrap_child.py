@@ -84,6 +84,8 @@ class BootstrapChild:
                 self._waiting = True
             except OSError:  # the child ended (EPIPE, ECONNRESET)
                 self._gone = True
+            except struct.error:  # a seed beyond 64 bits (the API's): computed here
+                self._waiting = False
 
         def answer() -> list[Ends]:
             if self._waiting:
@@ -105,13 +107,18 @@ class BootstrapChild:
 def _received(connection: socket.socket, count: int) -> np.ndarray:
     """``count`` float64 from ``connection``; ChildGone if it ends first."""
     values = np.empty(count)
-    view, got = memoryview(values).cast("B"), 0
+    _fill(connection, memoryview(values).cast("B"))
+    return values
+
+
+def _fill(connection: socket.socket, view: memoryview) -> None:
+    """Fill ``view`` from ``connection``; ChildGone if it ends first."""
+    got = 0
     while got < len(view):
         received = connection.recv_into(view[got:])
         if not received:
             raise ChildGone
         got += received
-    return values
 
 
 @contextlib.contextmanager
@@ -159,10 +166,5 @@ def _serve(connection: socket.socket) -> None:
 def _unpacked(connection: socket.socket, layout: struct.Struct) -> tuple[int, ...]:
     """A header of ``layout`` from ``connection``; ChildGone if it ends first."""
     data = bytearray(layout.size)
-    view, got = memoryview(data), 0
-    while got < layout.size:
-        received = connection.recv_into(view[got:])
-        if not received:
-            raise ChildGone
-        got += received
+    _fill(connection, memoryview(data))
     return layout.unpack(data)

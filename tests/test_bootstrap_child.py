@@ -171,3 +171,13 @@ def test_no_descriptor_left_when_interrupted_while_the_child_starts(monkeypatch)
     with pytest.raises(KeyboardInterrupt), bootstrap_child.bootstrap_child():
         pass
     assert len(os.listdir("/proc/self/fd")) == descriptors
+
+
+def test_a_seed_beyond_64_bits_is_computed_here() -> None:
+    groups = _groups(6)
+    with bootstrap_child.bootstrap_child() as helper:
+        assert helper is not None
+        assert _same(helper.submit(300, 2**70, groups)(),
+                     bootstrap_child.computed_here(300, 2**70, groups))
+        assert _same(helper.submit(300, 3, groups)(),  # the child still answers
+                     bootstrap_child.computed_here(300, 3, groups))
