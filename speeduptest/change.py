@@ -90,7 +90,6 @@ class MeanRatio:
         return cls(mean_i / mean_o, (np.sqrt(var_i) / mean_i) ** 2,
                    (np.sqrt(var_o) / mean_o) ** 2, df_i, df_o)
 
-
     def take(self, rows: np.ndarray | slice) -> MeanRatio:
         """The benchmarks at ``rows`` (indices, in their order; or a slice: views)."""
         return MeanRatio(*(getattr(self, name)[rows] for name in _RATIO_FIELDS))
