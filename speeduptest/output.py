@@ -108,12 +108,13 @@ def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
                     break
                 pending.put(block)
             pending.put(None)
-            writer.join()
-        finally:
-            # Interrupted (Ctrl-C) or failed: the writer stops by itself, even if the end
-            # mark could not be queued, and does not outlive the call.
+        except BaseException:
+            # Interrupted (Ctrl-C), or the blocks failed to be made: the writer drops what
+            # is queued and stops by itself, even if the end mark could not be queued.
             ended.set()
-            writer.join()
+            raise
+        finally:
+            writer.join()  # (it does not outlive the call)
     if failed:
         raise failed[0]
 

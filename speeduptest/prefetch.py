@@ -165,8 +165,8 @@ def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None
         name = os.fsencode(path)
         content = _content(path)
         # (The pipe is asked how full it is only when what waits here is not enough.)
-        backlog = waiting_bytes + gathered >= _BACKLOG or (
-            waiting_bytes + gathered + _unread(out) >= _BACKLOG)
+        held = waiting_bytes + gathered
+        backlog = held >= _BACKLOG or held + _unread(out) >= _BACKLOG
         compact = (None if content is None or digest is None or not backlog
                    else digest(path, content))
         if content is None:
