@@ -579,24 +579,25 @@ def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]
     inputs: list[EffectInputs | None] = [None] * len(pairs)
     columns = np.empty((5, len(pairs)))  # MeanRatio.stacked() of them all
     groups: dict[tuple[int, int], list[int]] = {}
+    alone = []  # (hierarchies, or a side of fewer than 2 values)
     for position, (initial, optimized) in enumerate(pairs):
         if initial.depth == 1 and optimized.depth == 1:
             sizes = initial.top_level_means.size, optimized.top_level_means.size
             groups.setdefault(sizes, []).append(position)
         else:
-            inputs[position] = effect_inputs(initial, optimized)
-            columns[:, position] = inputs[position].ratio.stacked()[:, 0]
+            alone.append(position)
     for (size_i, size_o), positions in groups.items():
         if size_i < 2 or size_o < 2:
-            for position in positions:
-                inputs[position] = effect_inputs(*pairs[position])
-                columns[:, position] = inputs[position].ratio.stacked()[:, 0]
+            alone += positions
             continue
         found, ratio = _flat_inputs([pairs[p][0] for p in positions],
                                     [pairs[p][1] for p in positions])
         columns[:, positions] = ratio.stacked()
         for position, entry in zip(positions, found, strict=True):
             inputs[position] = entry
+    for position in alone:
+        inputs[position] = effect_inputs(*pairs[position])
+        columns[:, position] = inputs[position].ratio.stacked()[:, 0]
     return inputs, MeanRatio(*columns)  # type: ignore[return-value]
 
 
