@@ -511,9 +511,9 @@ def analyse_config(
     ``fetch``: the config's sample files read ahead (:func:`speeduptest.config.reading_ahead`);
     None: read ahead here, while the config's rows are checked."""
     config_path = Path(config_path)
+    rows = lines_ahead(config_path)
     with (contextlib.nullcontext(fetch) if fetch is not None
-          else reading_ahead(config_path)) as fetch, _bootstrap_helper(
-              lines_ahead(config_path)) as helper:
+          else reading_ahead(config_path, rows)) as fetch, _bootstrap_helper(rows) as helper:
         config = read_config(config_path, settings.alpha)
         return analyse_benchmarks(
             config.benchmarks, settings, source=Source(str(config_path), config=True),

@@ -201,13 +201,15 @@ def _joined_as_text(folder: str, reference: str) -> str | None:
     return folder + reference if folder.endswith("/") else f"{folder}/{reference}"
 
 
-def reading_ahead(path: Path) -> contextlib.AbstractContextManager[Fetch]:
+def reading_ahead(path: Path, rows: int | None = None
+                  ) -> contextlib.AbstractContextManager[Fetch]:
     """For a block: a child reading the config's sample files ahead
     (:func:`speeduptest.prefetch.prefetching` of :func:`sample_files`, digested as plain
-    samples). This module imports neither scipy nor the analysis, so the command starts the
-    child before it imports them: the child reads while they load."""
-    return prefetching(lambda: sample_files(path), plain_digest,
-                       files=lines_ahead(path) * 2)
+    samples); ``rows``: :func:`lines_ahead`, when already counted. This module imports
+    neither scipy nor the analysis, so the command starts the child before it imports them:
+    the child reads while they load."""
+    rows = lines_ahead(path) if rows is None else rows
+    return prefetching(lambda: sample_files(path), plain_digest, files=rows * 2)
 
 
 def lines_ahead(path: Path) -> int:
