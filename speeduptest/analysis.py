@@ -482,6 +482,101 @@ MIN_PARALLEL_BATCHES = 4
 HEAVY_DRAWS = 200 * 2_000
 
 
+#: Benchmarks from which a run analyses each batch as soon as it is read (see
+#: _analyse_benchmarks): below, there are too few batches for the overlap to matter.
+STREAMED_FROM = 4 * SERIAL_BATCH
+
+
+class _Plan:
+    """What the analysis of each benchmark needs to know of the whole run, which depends on
+    how many benchmarks it analyses: their resamples (fewer for many benchmarks), and for
+    each confidence the widest level a call can get and the resamples the call needs then."""
+
+    def __init__(self, settings: Settings, benchmarks: int) -> None:
+        self.settings = settings  # with the run's resamples
+        self.benchmarks = benchmarks
+        self._calls: dict[float, tuple[float, int]] = {}  # by alpha: level, resamples
+
+    @classmethod
+    def of(cls, settings: Settings, benchmarks: int, bootstrap_forced: bool) -> _Plan:
+        if not bootstrap_forced:
+            settings = dataclasses.replace(settings, bootstrap=default_resamples(
+                benchmarks, aggregate_method(settings)))
+        return cls(settings, benchmarks)
+
+    def call(self, alpha: float) -> tuple[float, int]:
+        """The widest level of the call at ``alpha``, and the resamples it needs then."""
+        if alpha not in self._calls:
+            level = widest_confidence(alpha, self.benchmarks, self.settings.correction)
+            self._calls[alpha] = level, call_resamples(self.settings.bootstrap, level,
+                                                       self.benchmarks)
+        return self._calls[alpha]
+
+    def ready(self, pair: _Pair, largest_weight: float) -> _Pair:
+        """``pair`` as this plan analyses it (its weight relative to the largest)."""
+        return _Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
+                     pair.optimized, *self.call(pair.alpha), pair.paths)
+
+    def redone(self, final: _Plan, pairs: list[_Pair], collected: _Collected) -> list[_Pair]:
+        """The benchmarks analysed with this plan that ``final`` (the run's, once every
+        benchmark is read) analyses otherwise, forgotten by ``collected``: all of them when
+        their resamples differ (a run that lost most of its benchmarks to errors), else
+        those whose call may rest on a bootstrap that one plan draws and not the other, or
+        draws with other resamples (a level that depends on the benchmarks called)."""
+        analysed = [pair for pair in pairs if pair.index - 1 in collected.done]
+        if final.settings.bootstrap != self.settings.bootstrap:
+            collected.forget(analysed)
+            return analysed
+        if all(self.call(pair.alpha) == final.call(pair.alpha) for pair in analysed):
+            return []
+        ratio = _in_position_order(collected.ratios)  # (the analysed ones, by position)
+
+        def fallback(plan: _Plan) -> np.ndarray:
+            levels = np.array([plan.call(pair.alpha)[0] for pair in analysed])
+            return ~call_fieller_bounds(ratio, levels)[2]
+
+        planned, needed = fallback(self), fallback(final)
+        redo = [pair for pair, before, after in zip(analysed, planned, needed, strict=True)
+                if before != after or (after and self.call(pair.alpha)[1]
+                                       != final.call(pair.alpha)[1])]
+        collected.forget(redo)
+        return redo
+
+
+class _Collected:
+    """The analysed benchmarks, by position in the config, with each batch's mean ratios;
+    the progress told as batches are added."""
+
+    def __init__(self, progress: Progress | None, benchmarks: list[BenchmarkResult],
+                 total: int) -> None:
+        self.done: dict[int, _Analysed] = {}
+        self.designs: dict[int, str | None] = {}
+        self.ratios: list[tuple[np.ndarray, MeanRatio]] = []  # positions, mean ratios
+        self.total = total  # for the progress: the benchmarks to analyse, as far as known
+        self._progress = progress
+        self._benchmarks = benchmarks
+
+    def add(self, batch: list[_Pair], output: tuple[list[_Analysed], object, MeanRatio]
+            ) -> None:
+        analysed, _, ratio = output
+        positions = [pair.index - 1 for pair in batch]
+        self.ratios.append((np.array(positions, dtype=np.intp), ratio))
+        for pair, position, result in zip(batch, positions, analysed, strict=True):
+            self.done[position] = result
+            self.designs[position] = _describe_design(pair.initial, pair.optimized)
+        if self._progress is not None:
+            self._progress(len(self.done), max(self.total, len(self.done)),
+                           self._benchmarks[positions[-1]].name)
+
+    def forget(self, pairs: list[_Pair]) -> None:
+        """Forget these benchmarks' analyses, to be added again."""
+        positions = np.array([pair.index - 1 for pair in pairs], dtype=np.intp)
+        for position in positions.tolist():
+            del self.done[position]
+        self.ratios = [(kept[keep], ratio.take(np.flatnonzero(keep)))
+                       for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
+
+
 def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool) -> int:
     """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
     0 for flat samples resampled by the shared count matrices, and where none are drawn; for
@@ -571,32 +666,56 @@ def _analyse_benchmarks(
     helper: BootstrapChild | None,
 ) -> Results:
     sources = dict(sources or {})
-    benchmarks, pairs = [], []
-    for result, pair in _read_benchmarks(specs, source.label, sources, options, fetch):
-        benchmarks.append(result)
-        if pair is not None:
-            pairs.append(pair)
-    pairs = _with_mean_ratios(pairs, benchmarks, source.label)
     bootstrap_forced = settings.bootstrap is not None
-    if not bootstrap_forced:
-        settings = dataclasses.replace(settings, bootstrap=default_resamples(
-            len(pairs), aggregate_method(settings)))
+    benchmarks: list[BenchmarkResult] = []
+    pairs: list[_Pair] = []  # the benchmarks read without error, in the config's order
+    # A large run analyses its benchmarks a batch at a time as they are read: the prefetch
+    # child meanwhile reads and parses the next files on the core that the tests leave to
+    # the bootstrap child, where the reading would otherwise wait for it or parse here.
+    # The batches are analysed for the benchmarks that the config lets through, and checked
+    # against those that are read without error (_Plan.redone).
+    expected = sum(1 for spec in specs if not spec.errors)
+    streamed = expected >= STREAMED_FROM and aggregate_method(settings) != "bootstrap"
+    plan = _Plan.of(settings, expected, bootstrap_forced)
+    collected = _Collected(progress, benchmarks, expected)
+    waiting: list[_Pair] = []  # read, not yet analysed
+    aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
+    with contextlib.closing(_read_benchmarks(specs, source.label, sources, options,
+                                             fetch)) as read:
+        for result, pair in read:
+            benchmarks.append(result)
+            if pair is not None:
+                waiting.append(pair)
+            if streamed and len(waiting) == SERIAL_BATCH:
+                usable = _with_mean_ratios(waiting, benchmarks, source.label)
+                pairs += usable
+                waiting = []
+                light = []
+                for pair in usable:
+                    costly = (_draws_on_own_stream(pair, plan.settings, bootstrap_forced)
+                              >= HEAVY_DRAWS)
+                    (aside if costly else light).append(pair)
+                if light:  # (weights enter only the bootstrap aggregate, never streamed)
+                    batch = [plan.ready(pair, 1.0) for pair in light]
+                    collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
+                                                        batch, helper=helper))
+    usable = _with_mean_ratios(waiting, benchmarks, source.label)
+    pairs += usable
+    aside += usable
+    final = _Plan.of(settings, len(pairs), bootstrap_forced)
+    settings = final.settings
+    collected.total = len(pairs)
+    if streamed:
+        aside += plan.redone(final, pairs, collected)
     # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
     # weights of 1e308 do not overflow the sums.
     largest_weight = max((pair.weight for pair in pairs), default=1.0)
-    call_levels = {alpha: widest_confidence(alpha, len(pairs), settings.correction)
-                   for alpha in {pair.alpha for pair in pairs}}
-    resamples_at = {alpha: call_resamples(settings.bootstrap, level, len(pairs))
-                    for alpha, level in call_levels.items()}
-    pairs = [_Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
-                   pair.optimized, call_levels[pair.alpha], resamples_at[pair.alpha],
-                   pair.paths)
-             for pair in pairs]
+    aside = [final.ready(pair, largest_weight) for pair in aside]
     # The costly benchmarks go to the workers while the others are analysed here.
     heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
-             for pair in pairs]
+             for pair in aside]
     heavy_pairs, light_pairs = (
-        [pair for pair, costly in zip(pairs, heavy, strict=True) if costly is side]
+        [pair for pair, costly in zip(aside, heavy, strict=True) if costly is side]
         for side in (True, False))
     parallel = [heavy_pairs[i:i + BATCH] for i in range(0, len(heavy_pairs), BATCH)]
     if len(parallel) < MIN_PARALLEL_BATCHES:
@@ -606,25 +725,16 @@ def _analyse_benchmarks(
     workers = (workers or default_workers()) if parallel else 1
     bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
                            if aggregate_method(settings) == "bootstrap" else None)
-    analysed_count = 0
-    done: dict[int, _Analysed] = {}  # by position in the config
-    ratios: list[tuple[np.ndarray, MeanRatio]] = []  # each batch's positions and mean ratios
-    designs: dict[int, str | None] = {}
     analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
     with worker_pool(workers) as parallel_map:
         outputs = itertools.chain(map(functools.partial(analyse, helper=helper), serial),
                                   parallel_map(analyse, parallel))
-        for batch, (analysed, partial, ratio) in zip(serial + parallel, outputs, strict=True):
+        for batch, output in zip(serial + parallel, outputs, strict=True):
             if bootstrap_aggregate is not None:
-                bootstrap_aggregate.merge(partial)
-            ratios.append((np.array([pair.index - 1 for pair in batch]), ratio))
-            for pair, result in zip(batch, analysed, strict=True):
-                done[pair.index - 1] = result
-                designs[pair.index - 1] = _describe_design(pair.initial, pair.optimized)
-            analysed_count += len(batch)
-            if progress is not None:
-                progress(analysed_count, len(pairs), benchmarks[batch[-1].index - 1].name)
-    ratio = _in_position_order(ratios)  # (the analysed benchmarks in the config's order)
+                bootstrap_aggregate.merge(output[1])
+            collected.add(batch, output)
+    done, designs = collected.done, collected.designs
+    ratio = _in_position_order(collected.ratios)  # (in the config's order)
     changes, calls = _decide_calls(done, ratio, settings)
     for position, result in done.items():
         benchmarks[position] = benchmarks[position].analysed(

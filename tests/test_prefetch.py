@@ -208,18 +208,67 @@ def test_the_files_a_config_names_in_order_each_once(tmp_path: Path) -> None:
 def test_a_frame_cut_short_ends_the_stream_without_reading_its_stated_size() -> None:
     """A child that died while writing a frame: the caller reads nothing more (not the 4 GiB
     a cut-off "read it yourself" frame states) and reads the files itself."""
-    import io
-
-    class Stream(io.BytesIO):
-        def read(self, size: int | None = -1) -> bytes:
-            assert size is None or size < 1 << 20, "asked for the size of a cut-off frame"
-            return super().read(size)
-
     for cut in (prefetch._HEADER.pack(prefetch._SKIP, 100, False) + b"abc",
                 prefetch._HEADER.pack(10, 3, False) + b"abc1 2"):
-        arrivals = prefetch._Arrivals(Stream(cut))
-        assert arrivals.fetch(Path("abc")) is None
-        assert arrivals.fetch(Path("other")) is None
+        read_end, write_end = os.pipe()
+        os.write(write_end, cut)
+        os.close(write_end)
+        try:
+            arrivals = prefetch._Arrivals(read_end)
+            assert arrivals.fetch(Path("abc")) is None
+            assert arrivals.fetch(Path("other")) is None
+            assert arrivals._ended
+        finally:
+            os.close(read_end)
+
+
+def test_the_caller_reads_the_files_itself_while_the_child_does_not_keep_up(
+        monkeypatch) -> None:
+    """A child that sends nothing for _PATIENCE (its core taken by other processes): the
+    caller reads its files itself without waiting again, drops their frames when they
+    arrive, and takes the child's frames again once one it needs is there."""
+    monkeypatch.setattr(prefetch, "_PATIENCE_MS", 10)
+    read_end, write_end = os.pipe()
+
+    def frame(name: bytes, content: bytes) -> bytes:
+        return prefetch._HEADER.pack(len(content), len(name), False) + name + content
+
+    try:
+        arrivals = prefetch._Arrivals(read_end)
+        assert arrivals.fetch(Path("a")) is None  # waited 10 ms: read it yourself
+        assert not arrivals._patient
+        assert arrivals.fetch(Path("b")) is None  # no waiting
+        os.write(write_end, frame(b"a", b"1") + frame(b"b", b"2") + frame(b"c", b"3"))
+        assert arrivals.fetch(Path("c")) == b"3"  # a and b dropped, not held
+        assert arrivals._patient and not arrivals._ahead and not arrivals._passed
+        os.write(write_end, frame(b"d", b"4"))
+        os.close(write_end)
+        write_end = -1
+        assert arrivals.fetch(Path("d")) == b"4"
+        assert arrivals.fetch(Path("e")) is None and arrivals._ended
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
+
+
+def test_the_child_yields_the_cores(tmp_path: Path, monkeypatch) -> None:
+    """The child runs on what the caller and the bootstrap child leave (SCHED_IDLE)."""
+    import time
+
+    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+
+    def guess():  # (called in the child, which then waits to be reaped)
+        time.sleep(60)
+        yield from ()
+
+    with prefetch.prefetching(guess):
+        (child,) = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
+        for _ in range(500):  # (set by the child once it runs)
+            if os.sched_getscheduler(int(child)) == os.SCHED_IDLE:
+                break
+            time.sleep(0.01)
+        assert os.sched_getscheduler(int(child)) == os.SCHED_IDLE
 
 
 def test_the_child_keeps_at_most_so_much_ahead_of_the_caller(tmp_path: Path,
