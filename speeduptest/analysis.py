@@ -609,7 +609,7 @@ def analyse_config(
     rows = lines_ahead(config_path)
     with (contextlib.nullcontext(fetch) if fetch is not None
           else reading_ahead(config_path, rows)) as fetch, _bootstrap_helper(rows) as helper:
-        config = read_config(config_path, settings.alpha)
+        config = read_config(config_path, settings.alpha, status=fetch.status)
         return analyse_benchmarks(
             config.benchmarks, settings, source=Source(str(config_path), config=True),
             progress=progress, run=run, workers=workers, options=options,

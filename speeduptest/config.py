@@ -12,7 +12,7 @@ import contextlib
 import errno
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +20,7 @@ from . import readers
 from .change import SMALLEST_RISK
 from .floats import complement
 from .notices import InputError, Notice
-from .prefetch import Fetch, prefetching
+from .prefetch import INVALID_NAME, Fetch, Found, prefetching, stat_found
 from .readers import plain_digest, split_reference
 from .samples import MAX_NAME, NON_FINITE, csv_rows, decimal, listed, quote, visible
 
@@ -93,25 +93,23 @@ def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | N
     return complement(confidence), None  # 1 − confidence, without binary noise
 
 
-def _path_status(file: Path | str) -> tuple[str | None, tuple[int, int] | None]:
-    """Why the path of a sample file cannot even be looked at (it could not be resolved to
-    read it once): a symbolic link loop, or a name too long; other problems (not found, not
-    readable) are found when the file is read. And when it exists, what identifies the file
-    (:func:`speeduptest.analysis.file_key`, from the same stat)."""
-    try:
-        status = os.stat(file)
-    except OSError as error:
-        if error.errno in (errno.ELOOP, errno.ENAMETOOLONG):
-            return f"cannot be read ({error.strerror})", None
-        return None, None
-    except ValueError:
+def _path_status(found: Found) -> tuple[str | None, tuple[int, int] | None]:
+    """Why the path of a sample file cannot even be looked at, from what its stat ``found``
+    (it could not be resolved to read it once): a symbolic link loop, or a name too long;
+    other problems (not found, not readable) are found when the file is read. And when it
+    exists, what identifies the file (:func:`speeduptest.analysis.file_key`)."""
+    if isinstance(found, tuple):
+        return None, found
+    if found in (errno.ELOOP, errno.ENAMETOOLONG):
+        return f"cannot be read ({os.strerror(found)})", None
+    if found == INVALID_NAME:
         return "cannot be read (invalid file name)", None
-    return None, (status.st_dev, status.st_ino)
+    return None, None
 
 
 def _path_problem(file: Path) -> str | None:
-    """The problem of :func:`_path_status`."""
-    return _path_status(file)[0]
+    """The problem of :func:`_path_status`, from a stat of ``file``."""
+    return _path_status(stat_found(file))[0]
 
 
 def header_notices(path: Path, header_line: int, header: list[str],
@@ -223,8 +221,11 @@ def lines_ahead(path: Path) -> int:
         return 0
 
 
-def read_config(path: Path, default_alpha: float) -> Config:
-    """Read the config at ``path``; rows without their own confidence get ``default_alpha``."""
+def read_config(path: Path, default_alpha: float,
+                status: Callable[[str], Found | None] | None = None) -> Config:
+    """Read the config at ``path``; rows without their own confidence get ``default_alpha``.
+    ``status``: what a child's stat of a sample file found, when it has (see
+    :func:`reading_ahead`); the others are stat here."""
     text = _read_text(path)
     # Physical line numbers: comment and blank lines are skipped but still counted.
     rows = csv_rows(text)
@@ -284,7 +285,8 @@ def read_config(path: Path, default_alpha: float) -> Config:
             if record[role]:
                 file, selection = split_reference(record[role], folder)
                 text = str(file)  # (a stat of the text: a Path costs 1.6 µs more)
-                problem, key = _path_status(text)
+                found = status(text) if status is not None else None
+                problem, key = _path_status(stat_found(text) if found is None else found)
                 paths[role] = (file, _display(text, selection), selection, key)
                 if problem:
                     errors.append(f"{role} sample file {_shown_path(paths[role][1])}: {problem}")

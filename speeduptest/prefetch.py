@@ -36,7 +36,7 @@ import struct
 import termios
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .forking import can_fork, child_process
 
@@ -44,16 +44,21 @@ from .forking import can_fork, child_process
 MIN_FILES = 1_000
 #: Larger files are read by the caller (a few large files gain nothing from the child).
 PREFETCH_MAX_BYTES = 1 << 20
-#: Frame header: the payload's length, or SKIP; the path's length; whether it is a digest.
-#: The path (as bytes) follows, then the payload.
-_HEADER = struct.Struct("<II?")
+#: Frame header: the payload's length, or SKIP; the path's length; what the payload is
+#: (_CONTENT, _DIGEST, _STATUS). The path (as bytes) follows, then the payload.
+_HEADER = struct.Struct("<IIB")
 _SKIP = 0xFFFFFFFF
+_CONTENT, _DIGEST, _STATUS = 0, 1, 2
+#: A status payload: the errno of the failed stat (0: none), the device and inode.
+_FOUND = struct.Struct("<qQQ")
+#: What a stat found of a name that cannot be a path (a NUL in it: ValueError).
+INVALID_NAME = -1
 #: Frames looked through for a file the caller needs before it reads the file itself: the
 #: guess holds files that the caller does not need (rows with errors, a file named twice).
 _LOOKAHEAD = 64
 #: How long the caller waits for a frame before it reads its files itself (see _Arrivals):
 #: the child sends one every 10-40 µs when it has a core.
-_PATIENCE_MS = 50
+_PATIENCE_MS = 100
 #: Bytes taken from the pipe at once (it holds 64 KiB).
 _READ_SIZE = 1 << 20
 
@@ -64,11 +69,28 @@ class Digested(NamedTuple):
     payload: bytes
 
 
+class _Status(NamedTuple):
+    """What the child's stat of a file found."""
+
+    found: Found
+
+
 #: In the child: a compact form of a file's content that the caller can use instead of the
 #: content itself (None: send the content).
 Digest = Callable[[str | Path, bytes], bytes | None]
-#: A file's content as the child sent it (or its digest); None: read it yourself.
-Fetch = Callable[[Path], bytes | Digested | None]
+#: What a stat of a path found: the file's (device, inode), or the errno of the failure
+#: (INVALID_NAME for a name that cannot be a path).
+Found = tuple[int, int] | int
+
+
+class Fetch(Protocol):
+    """The files read ahead, as the caller takes them."""
+
+    def __call__(self, path: Path) -> bytes | Digested | None:
+        """The file's content as the child sent it (or its digest); None: read it yourself."""
+
+    def status(self, path: str) -> Found | None:
+        """What the child's stat of ``path`` found; None: stat it yourself."""
 #: Bytes the child gathers before writing them in one call (few: the backlog it measures is
 #: then current).
 _BLOCK = 1 << 14
@@ -83,9 +105,32 @@ _AHEAD_MAX = 8 << 20
 _BACKLOG = 1 << 14
 
 
-def _read_it_yourself(path: Path) -> None:
-    """The fetch without a child: every file is the caller's to read."""
-    return None
+class _ReadItYourself:
+    """The fetch without a child: every file is the caller's to read, and to stat."""
+
+    def __call__(self, path: Path) -> None:
+        return None
+
+    def status(self, path: str) -> None:
+        return None
+
+
+def stat_found(path: str | Path) -> Found:
+    """What a stat of ``path`` finds (as the child's statuses say it)."""
+    return _found(_stat(path))
+
+
+def _stat(path: str | Path) -> os.stat_result | int:
+    try:
+        return os.stat(path)
+    except OSError as error:
+        return error.errno or 0
+    except ValueError:
+        return INVALID_NAME
+
+
+def _found(status: os.stat_result | int) -> Found:
+    return status if isinstance(status, int) else (status.st_dev, status.st_ino)
 
 
 @contextlib.contextmanager
@@ -95,14 +140,16 @@ def prefetching(guess: Callable[[], Iterable[str | Path]], digest: Digest | None
     child), in its order; ``files``: about how many (no child below MIN_FILES). The block
     gets ``fetch(path)``: the file's content (or what ``digest`` made of it, when not None),
     or None where the caller must read the file itself (also for a file not guessed, or
-    asked for in another order than guessed). The child is reaped when the block ends."""
+    asked for in another order than guessed). The child first stats every file (in the
+    order guessed): ``fetch.status(path)`` says what it found, until the first content is
+    asked for. The child is reaped when the block ends."""
     if files < MIN_FILES or not can_fork():
-        yield _read_it_yourself
+        yield _ReadItYourself()
         return
     try:
         read_end, write_end = os.pipe()
     except OSError:  # no pipe to be had (limits): read them here
-        yield _read_it_yourself
+        yield _ReadItYourself()
         return
 
     def serve() -> None:
@@ -114,10 +161,10 @@ def prefetching(guess: Callable[[], Iterable[str | Path]], digest: Digest | None
         os.close(write_end)
         if child is None:  # no child to be had: read them here
             os.close(read_end)
-            yield _read_it_yourself
+            yield _ReadItYourself()
             return
         try:
-            yield _Arrivals(read_end).fetch
+            yield _Arrivals(read_end)
         finally:
             os.close(read_end)
 
@@ -140,10 +187,13 @@ class _Arrivals:
         self._start = 0  # where the next frame starts in the buffer
         self._ahead: dict[bytes, bytes | Digested | None] = {}  # arrived, not asked for yet
         self._passed: set[bytes] = set()  # read by the caller before their frame arrived
+        self._statuses: dict[bytes, Found] = {}  # arrived, not asked for yet
+        self._statuses_passed: set[bytes] = set()  # stat by the caller before they arrived
+        self._statuses_ended = False  # the contents have begun
         self._ended = False
         self._patient = True  # whether to wait for the next frame (the child keeps up)
 
-    def fetch(self, path: Path) -> bytes | Digested | None:
+    def __call__(self, path: Path) -> bytes | Digested | None:
         name = os.fsencode(path)
         if name in self._ahead:
             return self._ahead.pop(name)
@@ -152,6 +202,8 @@ class _Arrivals:
             frame = self._next()
             if frame is None:
                 break
+            if type(frame[1]) is _Status:  # not asked for before the contents were
+                continue
             if frame[0] in self._passed:  # (these do not count: a child catching up)
                 self._passed.discard(frame[0])
                 continue
@@ -164,7 +216,32 @@ class _Arrivals:
             self._passed.add(name)
         return None
 
-    def _next(self) -> tuple[bytes, bytes | Digested | None] | None:
+    def status(self, path: str) -> Found | None:
+        name = os.fsencode(path)
+        if name in self._statuses:
+            return self._statuses.pop(name)
+        looked = 0
+        while not self._statuses_ended and looked < _LOOKAHEAD:
+            frame = self._next()
+            if frame is None:
+                break
+            if type(frame[1]) is not _Status:  # the first content: no statuses after it
+                self._statuses_ended = True
+                self._ahead[frame[0]] = frame[1]
+                break
+            if frame[0] in self._statuses_passed:
+                self._statuses_passed.discard(frame[0])
+                continue
+            if frame[0] == name:
+                self._patient = True
+                return frame[1].found
+            self._statuses[frame[0]] = frame[1].found
+            looked += 1
+        if not self._ended and not self._statuses_ended:
+            self._statuses_passed.add(name)
+        return None
+
+    def _next(self) -> tuple[bytes, bytes | Digested | _Status | None] | None:
         """The next frame, path and content; None when none has arrived (in time), or once
         the child has ended (or died)."""
         while True:
@@ -172,12 +249,12 @@ class _Arrivals:
             if frame is not None or self._ended or not self._received():
                 return frame
 
-    def _parsed(self) -> tuple[bytes, bytes | Digested | None] | None:
+    def _parsed(self) -> tuple[bytes, bytes | Digested | _Status | None] | None:
         """The next whole frame in what has arrived, if any."""
         buffer, start = self._buffer, self._start
         if len(buffer) - start < _HEADER.size:
             return None
-        size, name_size, digested = _HEADER.unpack_from(buffer, start)
+        size, name_size, kind = _HEADER.unpack_from(buffer, start)
         name_end = start + _HEADER.size + name_size
         end = name_end if size == _SKIP else name_end + size
         if len(buffer) < end:
@@ -186,8 +263,11 @@ class _Arrivals:
         name = bytes(buffer[start + _HEADER.size:name_end])
         if size == _SKIP:
             return name, None
+        if kind == _STATUS:
+            failure, device, inode = _FOUND.unpack_from(buffer, name_end)
+            return name, _Status(failure if failure else (device, inode))
         content = bytes(buffer[name_end:end])
-        return name, Digested(content) if digested else content
+        return name, Digested(content) if kind == _DIGEST else content
 
     def _received(self) -> bool:
         """Whether more of the frames arrived: waiting up to _PATIENCE while the child keeps
@@ -217,41 +297,67 @@ def _yield_cores() -> None:
 
 
 def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None:
-    """In the child: write each file's frame to ``out``, keeping here what the pipe cannot
-    hold yet (the caller may still be busy with the config), so that the child goes on, up
-    to _AHEAD_MAX."""
-    os.set_blocking(out, False)
-    waiting: collections.deque[bytes] = collections.deque()  # blocks the pipe had no room for
-    waiting_bytes = 0
-    frames: list[bytes] = []
-    gathered = 0
+    """In the child: write to ``out`` the frame of each file's status (what its stat found,
+    while the caller checks the config), then of each file's content, keeping here what
+    the pipe cannot hold yet, so that the child goes on, up to _AHEAD_MAX."""
+    sender = _Sender(out)
+    statuses = []
     for path in paths:
-        name = os.fsencode(path)
-        content = _content(path)
-        # (The pipe is asked how full it is only when what waits here is not enough.)
-        held = waiting_bytes + gathered
-        backlog = held >= _BACKLOG or held + _unread(out) >= _BACKLOG
-        compact = (None if content is None or digest is None or not backlog
+        name, status = os.fsencode(path), _stat(path)
+        statuses.append((path, name, status))
+        failure, (device, inode) = (status, (0, 0)) if isinstance(status, int) else (
+            0, _found(status))
+        sender.add(_HEADER.pack(_FOUND.size, len(name), _STATUS) + name
+                   + _FOUND.pack(failure, device, inode))
+    for path, name, status in statuses:
+        content = None if isinstance(status, int) else _content(path, status)
+        compact = (None if content is None or digest is None or not sender.backlog()
                    else digest(path, content))
         if content is None:
-            frames.append(_HEADER.pack(_SKIP, len(name), False) + name)
+            sender.add(_HEADER.pack(_SKIP, len(name), _CONTENT) + name)
         elif compact is None:
-            frames.append(_HEADER.pack(len(content), len(name), False) + name + content)
+            sender.add(_HEADER.pack(len(content), len(name), _CONTENT) + name + content)
         else:
-            frames.append(_HEADER.pack(len(compact), len(name), True) + name + compact)
-        gathered += len(frames[-1])
-        if gathered >= _BLOCK:
-            waiting.append(b"".join(frames))
-            waiting_bytes += gathered
-            frames, gathered = [], 0
-            waiting_bytes -= _write_some(out, waiting)
-            if waiting_bytes > _AHEAD_MAX:  # far enough ahead: wait for the caller
-                os.set_blocking(out, True)
-                waiting_bytes -= _write_some(out, waiting, waiting_bytes - _AHEAD_MAX // 2)
-                os.set_blocking(out, False)
-    waiting.append(b"".join(frames))
-    os.set_blocking(out, True)
-    _write_some(out, waiting)
+            sender.add(_HEADER.pack(len(compact), len(name), _DIGEST) + name + compact)
+    sender.end()
+
+
+class _Sender:
+    """In the child: frames gathered into blocks, written to the pipe as it has room."""
+
+    def __init__(self, out: int) -> None:
+        os.set_blocking(out, False)
+        self._out = out
+        self._waiting: collections.deque[bytes] = collections.deque()  # found no room yet
+        self._waiting_bytes = 0
+        self._frames: list[bytes] = []
+        self._gathered = 0
+
+    def backlog(self) -> bool:
+        """Whether the caller has at least _BACKLOG to read (the pipe is asked how full it
+        is only when what waits here is not enough)."""
+        held = self._waiting_bytes + self._gathered
+        return held >= _BACKLOG or held + _unread(self._out) >= _BACKLOG
+
+    def add(self, frame: bytes) -> None:
+        self._frames.append(frame)
+        self._gathered += len(frame)
+        if self._gathered >= _BLOCK:
+            self._waiting.append(b"".join(self._frames))
+            self._waiting_bytes += self._gathered
+            self._frames, self._gathered = [], 0
+            self._waiting_bytes -= _write_some(self._out, self._waiting)
+            if self._waiting_bytes > _AHEAD_MAX:  # far enough ahead: wait for the caller
+                os.set_blocking(self._out, True)
+                self._waiting_bytes -= _write_some(self._out, self._waiting,
+                                                   self._waiting_bytes - _AHEAD_MAX // 2)
+                os.set_blocking(self._out, False)
+
+    def end(self) -> None:
+        """Write what is left (waiting as long as it takes)."""
+        self._waiting.append(b"".join(self._frames))
+        os.set_blocking(self._out, True)
+        _write_some(self._out, self._waiting)
 
 
 def _write_some(out: int, blocks: collections.deque[bytes], enough: float = math.inf) -> int:
@@ -271,14 +377,10 @@ def _write_some(out: int, blocks: collections.deque[bytes], enough: float = math
     return written
 
 
-def _content(path: str | Path) -> bytes | None:
-    """The whole content of a regular file of at most PREFETCH_MAX_BYTES, else None. Only a
-    regular file is opened (opening a named pipe or a device can have effects: a waiting
-    writer would send its data to the child)."""
-    try:
-        status = os.stat(path)
-    except (OSError, ValueError):
-        return None
+def _content(path: str | Path, status: os.stat_result) -> bytes | None:
+    """The whole content of a regular file (as ``status``, its stat, says) of at most
+    PREFETCH_MAX_BYTES, else None. Only a regular file is opened (opening a named pipe or a
+    device can have effects: a waiting writer would send its data to the child)."""
     if not stat.S_ISREG(status.st_mode) or status.st_size > PREFETCH_MAX_BYTES:
         return None
     try:  # non-blocking: should it have become a named pipe since, do not wait
