@@ -555,6 +555,7 @@ class _Collected:
         self.total = total  # for the progress: the benchmarks to analyse, as far as known
         self._progress = progress
         self._benchmarks = benchmarks
+        self._told = 0  # benchmarks the progress said were analysed
 
     def add(self, batch: list[_Pair], output: tuple[list[_Analysed], object, MeanRatio]
             ) -> None:
@@ -564,8 +565,9 @@ class _Collected:
         for pair, position, result in zip(batch, positions, analysed, strict=True):
             self.done[position] = result
             self.designs[position] = _describe_design(pair.initial, pair.optimized)
+        self._told = max(self._told, len(self.done))  # (never back: some analysed again)
         if self._progress is not None:
-            self._progress(len(self.done), max(self.total, len(self.done)),
+            self._progress(self._told, max(self.total, self._told),
                            self._benchmarks[positions[-1]].name)
 
     def forget(self, pairs: list[_Pair]) -> None:

@@ -20,6 +20,13 @@ The child may also do the first step of the caller's work on a file (``digest``:
 samples, their checksum and values, see :func:`speeduptest.readers.plain_digest`) and send that
 instead of the bytes: it has the time (its system calls take a fraction of what parsing takes
 here), and what it sends is what the caller would have computed from the bytes.
+
+Before any content, the child stats every file of the guess and sends what it found (device
+and inode, or why the stat failed): the caller's config check takes that instead of its own
+stat (``fetch.status``), 200,000 system calls fewer at 100,000 rows.
+
+The child runs on what the other processes leave of the cores (SCHED_IDLE), and the caller
+never waits long for it (see :class:`_Arrivals`).
 """
 
 from __future__ import annotations

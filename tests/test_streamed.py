@@ -89,3 +89,20 @@ def test_streamed_run_without_errors_redoes_nothing(tmp_path, monkeypatch):
     seen = _spy_on_redone(monkeypatch)
     _same_streamed_or_not(config, tmp_path, monkeypatch, "--correction", "bonferroni")
     assert seen == [(300, 300, 0)]
+
+
+def test_progress_never_goes_back_and_ends_at_the_benchmarks_analysed(tmp_path, monkeypatch):
+    """Told while streamed batches are analysed (out of the config's benchmarks), then out of
+    those read without error, though some are analysed again."""
+    from speeduptest.model import Settings
+
+    monkeypatch.setattr(analysis, "SERIAL_BATCH", 32)
+    monkeypatch.setattr(analysis, "STREAMED_FROM", 0)
+    config = make_config(tmp_path, 150, 5, seed=4)
+    for index in range(0, 150, 15):
+        (tmp_path / f"b{index}-optimized.txt").write_text("")
+    told: list[tuple[int, int]] = []
+    analysis.analyse_config(config, Settings(),
+                            progress=lambda done, total, name: told.append((done, total)))
+    assert [done for done, _ in told] == sorted(done for done, _ in told)
+    assert told[0] == (32, 150) and told[-1] == (140, 140)
