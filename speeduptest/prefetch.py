@@ -308,16 +308,21 @@ def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None
     while the caller checks the config), then of each file's content, keeping here what
     the pipe cannot hold yet, so that the child goes on, up to _AHEAD_MAX."""
     sender = _Sender(out)
-    statuses = []
+    # Kept for the contents: the paths (the guess's own objects) and whether each is a regular
+    # file small enough to send, a byte each (not the stats: ~0.8 KB a file).
+    guessed: list[str | Path] = []
+    sendable = bytearray()
     for path in paths:
         name, status = os.fsencode(path), _stat(path)
-        statuses.append((path, name, status))
+        guessed.append(path)
+        sendable.append(not isinstance(status, int) and _sendable(status))
         failure, (device, inode) = (status, (0, 0)) if isinstance(status, int) else (
             0, _found(status))
         sender.add(_HEADER.pack(_FOUND.size, len(name), _STATUS) + name
                    + _FOUND.pack(failure, device, inode))
-    for path, name, status in statuses:
-        content = None if isinstance(status, int) else _content(path, status)
+    for path, regular in zip(guessed, sendable, strict=True):
+        name = os.fsencode(path)
+        content = _content(path) if regular else None
         compact = (None if content is None or digest is None or not sender.backlog()
                    else digest(path, content))
         if content is None:
@@ -384,19 +389,23 @@ def _write_some(out: int, blocks: collections.deque[bytes], enough: float = math
     return written
 
 
-def _content(path: str | Path, status: os.stat_result) -> bytes | None:
-    """The whole content of a regular file (as ``status``, its stat, says) of at most
-    PREFETCH_MAX_BYTES, else None. Only a regular file is opened (opening a named pipe or a
-    device can have effects: a waiting writer would send its data to the child)."""
-    if not stat.S_ISREG(status.st_mode) or status.st_size > PREFETCH_MAX_BYTES:
-        return None
+def _sendable(status: os.stat_result) -> bool:
+    """Whether a file of this stat is one to send: regular (opening a named pipe or a device
+    can have effects: a waiting writer would send its data to the child), of at most
+    PREFETCH_MAX_BYTES."""
+    return stat.S_ISREG(status.st_mode) and status.st_size <= PREFETCH_MAX_BYTES
+
+
+def _content(path: str | Path) -> bytes | None:
+    """The whole content of a file that a stat found :func:`_sendable`, if it still is, else
+    None."""
     try:  # non-blocking: should it have become a named pipe since, do not wait
         descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except (OSError, ValueError):
         return None
     try:
         status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > PREFETCH_MAX_BYTES:
+        if not _sendable(status):
             return None
         content = os.read(descriptor, status.st_size + 1)
         return content if len(content) <= status.st_size else None
