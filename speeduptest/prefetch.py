@@ -98,6 +98,8 @@ class Fetch(Protocol):
 
     def status(self, path: str) -> Found | None:
         """What the child's stat of ``path`` found; None: stat it yourself."""
+
+
 #: Bytes the child gathers before writing them in one call (few: the backlog it measures is
 #: then current).
 _BLOCK = 1 << 14
@@ -181,7 +183,7 @@ class _Arrivals:
 
     The caller does not wait long for a child that cannot keep up: the child runs on what
     the other processes leave of the cores (:func:`_yield_cores`), which on a machine whose
-    cores are all busy can be next to nothing. Once it has waited _PATIENCE for a frame, the
+    cores are all busy can be next to nothing. Once it has waited _PATIENCE_MS for a frame, the
     caller reads its files itself, taking from the child only what has already arrived,
     until a file it needs is among them again; the frames of the files it read itself are
     dropped as they arrive."""
@@ -277,7 +279,7 @@ class _Arrivals:
         return name, Digested(content) if kind == _DIGEST else content
 
     def _received(self) -> bool:
-        """Whether more of the frames arrived: waiting up to _PATIENCE while the child keeps
+        """Whether more of the frames arrived: waiting up to _PATIENCE_MS while the child keeps
         up, else only taking what is there. A child that ended ends the frames (one that
         died while writing a frame leaves it cut short: it is never read)."""
         if not self._poll.poll(_PATIENCE_MS if self._patient else 0):
@@ -297,7 +299,7 @@ def _yield_cores() -> None:
     """Make this child run only on what the other processes leave of the cores (Linux's
     SCHED_IDLE): the caller, and the bootstrap child that the caller waits for, come first.
     At the same priority the three shared the two cores of the benchmarks' machine and the
-    caller lost a fifth of the analysis' time; a low nice value did not keep the scheduler
+    caller lost a fifth of the analysis' time; a nice value of 19 did not keep the scheduler
     from waking the bootstrap child on the caller's core."""
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
