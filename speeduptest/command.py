@@ -8,6 +8,10 @@ load.
 from __future__ import annotations
 
 import os
+import sys
+
+#: The exit status of an interrupted run (:data:`speeduptest.cli.EXIT_INTERRUPTED`).
+EXIT_INTERRUPTED = 130
 
 #: Where OpenBLAS looks for its number of threads, in its order.
 _THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
@@ -23,6 +27,11 @@ def entry_point() -> int:
     # OpenBLAS, or through the variables it falls back on) is kept.
     if not any(name in os.environ for name in _THREAD_VARIABLES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    from .cli import console_main
+    try:
+        from .cli import console_main
 
-    return console_main()
+        return console_main()
+    except KeyboardInterrupt:  # before the command handles it: while it loads, or parses
+        if sys.stderr is not None:  # its arguments (a traceback there told nothing)
+            print("\nspeeduptest: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

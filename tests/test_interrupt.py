@@ -101,3 +101,26 @@ def test_ctrl_c_during_the_analysis_stops_at_once(tmp_path):
     assert process.returncode == 130
     assert "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("after", [0.03, 0.06, 0.09, 0.12, 0.2])
+def test_ctrl_c_while_the_command_loads_prints_no_traceback(tmp_path, after):
+    """SIGINT in the command's first tenths of a second (its modules loading, its arguments
+    parsed): one line and status 130, or, before Python handles SIGINT at all, the signal's
+    own end; never a traceback."""
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "speeduptest", str(CONFIG), "-o", str(tmp_path / "out"),
+         "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err
+    assert process.returncode in (0, 1, 130, -signal.SIGINT)
+
+
+def test_the_entry_point_s_status_is_the_command_s():
+    from speeduptest import cli, command
+
+    assert command.EXIT_INTERRUPTED == cli.EXIT_INTERRUPTED
