@@ -41,6 +41,7 @@ import select
 import stat
 import struct
 import termios
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -297,12 +298,40 @@ class _Arrivals:
 
 def _yield_cores() -> None:
     """Make this child run only on what the other processes leave of the cores (Linux's
-    SCHED_IDLE): the caller, and the bootstrap child that the caller waits for, come first.
-    At the same priority the three shared the two cores of the benchmarks' machine and the
-    caller lost a fifth of the analysis' time; a nice value of 19 did not keep the scheduler
-    from waking the bootstrap child on the caller's core."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    SCHED_IDLE) when a core is idle beside the caller (:func:`_a_core_to_spare`): the caller,
+    and the bootstrap child that the caller waits for, come first. At the same priority the
+    three shared the two cores of the benchmarks' machine and the caller lost a fifth of the
+    analysis' time; a nice value of 19 did not keep the scheduler from waking the bootstrap
+    child on the caller's core. On a machine whose cores are all busy the child takes its
+    share at the usual priority instead: yielding there, it would do next to nothing (10,000
+    pairs beside two busy processes on two cores: 3.7 s at the usual priority, 4.4 s
+    yielding)."""
+    if _a_core_to_spare():
+        with contextlib.suppress(AttributeError, OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def _a_core_to_spare() -> bool:
+    """Whether, as this child starts, the processes running (``/proc/loadavg``'s count, this
+    child and the caller among them) are no more than the cores it may use: the fewest of
+    _LOAD_SAMPLES counts over ~20 ms (the system's own threads run now and then: one count
+    caught the writing back of the previous run's results)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+        for sample in range(_LOAD_SAMPLES):
+            if sample:
+                time.sleep(_LOAD_INTERVAL)
+            with open("/proc/loadavg", "rb") as handle:
+                if int(handle.read().split()[3].split(b"/")[0]) <= cores:
+                    return True
+        return False
+    except (OSError, ValueError, IndexError, AttributeError):
+        return False
+
+
+#: Counts of the running processes taken, and seconds between them (_a_core_to_spare).
+_LOAD_SAMPLES = 5
+_LOAD_INTERVAL = 0.005
 
 
 def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None:

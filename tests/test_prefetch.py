@@ -267,23 +267,46 @@ def test_the_caller_reads_the_files_itself_while_the_child_does_not_keep_up(
             os.close(write_end)
 
 
-def test_the_child_yields_the_cores(tmp_path: Path, monkeypatch) -> None:
-    """The child runs on what the caller and the bootstrap child leave (SCHED_IDLE)."""
+@pytest.mark.parametrize("spare", [True, False])
+def test_the_child_yields_the_cores_when_one_is_idle(tmp_path: Path, monkeypatch,
+                                                     spare: bool) -> None:
+    """The child runs on what the caller and the bootstrap child leave (SCHED_IDLE) when a
+    core is idle; on a busy machine at the usual priority."""
     import time
 
     monkeypatch.setattr(prefetch, "MIN_FILES", 0)
+    monkeypatch.setattr(prefetch, "_a_core_to_spare", lambda: spare)
 
     def guess():  # (called in the child, which then waits to be reaped)
         time.sleep(60)
         yield from ()
 
+    policy = os.SCHED_IDLE if spare else os.sched_getscheduler(0)
     with prefetch.prefetching(guess):
         (child,) = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
         for _ in range(500):  # (set by the child once it runs)
             if os.sched_getscheduler(int(child)) == os.SCHED_IDLE:
                 break
-            time.sleep(0.01)
-        assert os.sched_getscheduler(int(child)) == os.SCHED_IDLE
+            time.sleep(0.01 if spare else 0.001)
+        assert os.sched_getscheduler(int(child)) == policy
+
+
+def test_a_core_to_spare_counts_the_running_processes(monkeypatch) -> None:
+    """The fewest running of a few counts, against the cores: a process of the system
+    running now and then does not count."""
+    import builtins
+    import io
+
+    real_open = builtins.open
+    for counts, cores, spare in (([2], 2, True), ([3], 2, False), ([1], 1, True),
+                                 ([5], 8, True), ([4, 3, 2, 3, 3], 2, True),
+                                 ([4, 3, 3, 3, 3, 2], 2, False)):
+        told = iter(counts * 5 if len(counts) == 1 else counts)
+        monkeypatch.setattr(builtins, "open", lambda path, *a, told=told, **k: io.BytesIO(
+            f"0.88 1.12 0.98 {next(told)}/80 20007\n".encode()) if path == "/proc/loadavg"
+            else real_open(path, *a, **k))
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)))
+        assert prefetch._a_core_to_spare() is spare
 
 
 def test_the_child_keeps_at_most_so_much_ahead_of_the_caller(tmp_path: Path,
