@@ -25,8 +25,9 @@ Before any content, the child stats every file of the guess and sends what it fo
 and inode, or why the stat failed): the caller's config check takes that instead of its own
 stat (``fetch.status``), 200,000 system calls fewer at 100,000 rows.
 
-The child runs on what the other processes leave of the cores (SCHED_IDLE), and the caller
-never waits long for it (see :class:`_Arrivals`).
+When a core is idle as it starts, the child runs on what the other processes leave of the
+cores (SCHED_IDLE, :func:`_yield_cores`); the caller never waits long for it (see
+:class:`_Arrivals`).
 """
 
 from __future__ import annotations
@@ -182,12 +183,12 @@ def prefetching(guess: Callable[[], Iterable[str | Path]], digest: Digest | None
 class _Arrivals:
     """The frames the child sends, taken by path.
 
-    The caller does not wait long for a child that cannot keep up: the child runs on what
-    the other processes leave of the cores (:func:`_yield_cores`), which on a machine whose
-    cores are all busy can be next to nothing. Once it has waited _PATIENCE_MS for a frame, the
-    caller reads its files itself, taking from the child only what has already arrived,
-    until a file it needs is among them again; the frames of the files it read itself are
-    dropped as they arrive."""
+    The caller does not wait long for a child that cannot keep up: the child may run on
+    what the other processes leave of the cores (:func:`_yield_cores`), which on a machine
+    whose cores have become busy can be next to nothing. Once it has waited _PATIENCE_MS for
+    a frame, the caller reads its files itself, taking from the child only what has already
+    arrived, until a file it needs is among them again; the frames of the files it read
+    itself are dropped as they arrive."""
 
     def __init__(self, descriptor: int) -> None:
         self._descriptor = descriptor
