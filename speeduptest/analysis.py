@@ -594,6 +594,17 @@ def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool
     return max(pair.initial.measurements, pair.optimized.measurements) * resamples
 
 
+def _heavy_and_light(pairs: list[_Pair], settings: Settings, bootstrap_forced: bool
+                     ) -> tuple[list[_Pair], list[_Pair]]:
+    """``pairs`` split into those worth a worker (see HEAVY_DRAWS) and the others."""
+    heavy: list[_Pair] = []
+    light: list[_Pair] = []
+    for pair in pairs:
+        costly = _draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
+        (heavy if costly else light).append(pair)
+    return heavy, light
+
+
 @cycle_collection_paused()  # the config's rows too (100,000 rows: 3.5 s -> 2.4 s)
 def analyse_config(
     config_path: Path | str,
@@ -692,11 +703,8 @@ def _analyse_benchmarks(
                 usable = _with_mean_ratios(waiting, benchmarks, source.label)
                 pairs += usable
                 waiting = []
-                light = []
-                for pair in usable:
-                    costly = (_draws_on_own_stream(pair, plan.settings, bootstrap_forced)
-                              >= HEAVY_DRAWS)
-                    (aside if costly else light).append(pair)
+                heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
+                aside += heavy
                 if light:  # (weights enter only the bootstrap aggregate, never streamed)
                     batch = [plan.ready(pair, 1.0) for pair in light]
                     collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
@@ -714,11 +722,7 @@ def _analyse_benchmarks(
     largest_weight = max((pair.weight for pair in pairs), default=1.0)
     aside = [final.ready(pair, largest_weight) for pair in aside]
     # The costly benchmarks go to the workers while the others are analysed here.
-    heavy = [_draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
-             for pair in aside]
-    heavy_pairs, light_pairs = (
-        [pair for pair, costly in zip(aside, heavy, strict=True) if costly is side]
-        for side in (True, False))
+    heavy_pairs, light_pairs = _heavy_and_light(aside, settings, bootstrap_forced)
     parallel = [heavy_pairs[i:i + BATCH] for i in range(0, len(heavy_pairs), BATCH)]
     if len(parallel) < MIN_PARALLEL_BATCHES:
         parallel, light_pairs = [], heavy_pairs + light_pairs
