@@ -198,58 +198,50 @@ class _Arrivals:
         self._start = 0  # where the next frame starts in the buffer
         self._ahead: dict[bytes, bytes | Digested | None] = {}  # arrived, not asked for yet
         self._passed: set[bytes] = set()  # read by the caller before their frame arrived
-        self._statuses: dict[bytes, Found] = {}  # arrived, not asked for yet
+        self._statuses: dict[bytes, _Status] = {}  # arrived, not asked for yet
         self._statuses_passed: set[bytes] = set()  # stat by the caller before they arrived
         self._statuses_ended = False  # the contents have begun
         self._ended = False
         self._patient = True  # whether to wait for the next frame (the child keeps up)
 
     def __call__(self, path: Path) -> bytes | Digested | None:
-        name = os.fsencode(path)
-        if name in self._ahead:
-            return self._ahead.pop(name)
-        looked = 0
-        while looked < _LOOKAHEAD:
-            frame = self._next()
-            if frame is None:
-                break
-            if type(frame[1]) is _Status:  # not asked for before the contents were
-                continue
-            if frame[0] in self._passed:  # (these do not count: a child catching up)
-                self._passed.discard(frame[0])
-                continue
-            if frame[0] == name:
-                self._patient = True
-                return frame[1]
-            self._ahead[frame[0]] = frame[1]
-            looked += 1
-        if not self._ended:
-            self._passed.add(name)
-        return None
+        return self._take(os.fsencode(path), statuses=False)
 
     def status(self, path: str) -> Found | None:
-        name = os.fsencode(path)
-        if name in self._statuses:
-            return self._statuses.pop(name)
+        found = self._take(os.fsencode(path), statuses=True)
+        return None if found is None else found.found
+
+    def _take(self, name: bytes, statuses: bool) -> bytes | Digested | _Status | None:
+        """The frame of the file ``name`` of the kind asked for (its status, or its
+        content), looked for among the next _LOOKAHEAD that arrive (those of files read
+        here before they arrived do not count: a child catching up); None for "do it
+        yourself". Statuses come before all contents: a content asked for passes over the
+        statuses no one asked for, and a status is not looked for once contents arrive."""
+        ahead, passed = ((self._statuses, self._statuses_passed) if statuses
+                         else (self._ahead, self._passed))
+        if name in ahead:
+            return ahead.pop(name)
         looked = 0
-        while not self._statuses_ended and looked < _LOOKAHEAD:
+        while looked < _LOOKAHEAD and not (statuses and self._statuses_ended):
             frame = self._next()
             if frame is None:
                 break
-            if type(frame[1]) is not _Status:  # the first content: no statuses after it
-                self._statuses_ended = True
-                self._ahead[frame[0]] = frame[1]
-                break
-            if frame[0] in self._statuses_passed:
-                self._statuses_passed.discard(frame[0])
+            frame_name, value = frame
+            if (type(value) is _Status) != statuses:
+                if statuses:  # the first content
+                    self._statuses_ended = True
+                    self._ahead[frame_name] = value
                 continue
-            if frame[0] == name:
+            if frame_name in passed:
+                passed.discard(frame_name)
+                continue
+            if frame_name == name:
                 self._patient = True
-                return frame[1].found
-            self._statuses[frame[0]] = frame[1].found
+                return value
+            ahead[frame_name] = value
             looked += 1
-        if not self._ended and not self._statuses_ended:
-            self._statuses_passed.add(name)
+        if not self._ended and not (statuses and self._statuses_ended):
+            passed.add(name)
         return None
 
     def _next(self) -> tuple[bytes, bytes | Digested | _Status | None] | None:
