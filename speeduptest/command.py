@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-#: The exit status of an interrupted run (:data:`speeduptest.cli.EXIT_INTERRUPTED`).
+#: The exit status of an interrupted run (the command's, :mod:`speeduptest.cli`, too).
 EXIT_INTERRUPTED = 130
 
 #: Where OpenBLAS looks for its number of threads, in its order.
