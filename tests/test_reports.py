@@ -39,7 +39,7 @@ def report(tmp_path_factory) -> tuple[Path, dict]:
 def test_all_files_are_written_and_nothing_else(report):
     out, _ = report
     expected = {f"{name}.{ext}" for name in REPORTS for ext in ("html", "pdf")}
-    assert {p.name for p in out.iterdir()} == expected | {"results.json"}
+    assert {p.name for p in out.iterdir()} == expected | {"results.json", ".speeduptest-report"}
 
 
 def test_html_has_every_benchmark_and_verdict(report):

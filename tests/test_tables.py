@@ -15,7 +15,8 @@ def run(project, formats: str, names: list[str]) -> dict[str, str]:
     config = project.config("benchmark,initial,optimized\n" + "\n".join(rows) + "\n")
     out = project.root / "out"
     main([str(config), "-o", str(out), "--format", formats, "--quiet", "--bootstrap", "500"])
-    return {path.name: path.read_text() for path in out.iterdir()}
+    return {path.name: path.read_text() for path in out.iterdir()
+            if path.name != ".speeduptest-report"}
 
 
 def test_only_the_chosen_formats_are_written(project):
