@@ -364,7 +364,7 @@ def _guarded(arguments: list[str], ended: _Ended, process_ends: bool = False) ->
         return _dispatch(arguments, ended, process_ends)
     except KeyboardInterrupt as interrupt:
         how = "terminated" if isinstance(interrupt, Terminated) else "interrupted"
-        folder = f"; {ended.folder.shown} {ended.folder.state()}" if ended.folder else ""
+        folder = f"; {ended.folder.label} {ended.folder.state()}" if ended.folder else ""
         _to_stderr(f"\n{name}: {how}{folder}")
         return EXIT_TERMINATED if isinstance(interrupt, Terminated) else EXIT_INTERRUPTED
     except OutputError as error:
@@ -533,9 +533,9 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         rendering.done()
     try:
         written = folder.write(files, on_wait=lambda: _to_stderr(
-            f"speeduptest: waiting for another run writing beside {folder.shown}"))
+            f"speeduptest: waiting for another run writing beside {folder.label}"))
     except OSError as error:
-        _to_stderr(f"speeduptest: error: could not write the reports in {folder.shown} "
+        _to_stderr(f"speeduptest: error: could not write the reports in {folder.label} "
                    f"({_os_error(error)}); it {folder.state()}")
         return EXIT_NOTHING_ANALYSED
     if not args.quiet:

@@ -29,6 +29,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import queue
@@ -53,13 +54,15 @@ REPORT_FILES = frozenset({
     "benchmarks.pdf", "warnings.pdf", "errors.pdf", "results.json", "summary.md",
     "results.csv", "table.tex"})
 #: The file that makes a folder speeduptest's own: JSON naming the tool, its version, the
-#: time, the run and the files it wrote (with their inode and size).
+#: time, the run and the files it wrote (each with its fingerprint).
 MARKER = ".speeduptest-report"
 #: Files of a run being written into the folder itself (replaced one by one).
 _TEMPORARY_PREFIX = ".speeduptest-tmp-"
 #: How many entries in the way a refusal names.
 _NAMED = 3
 _NAME_MAX = 255
+#: The longest folder name a message shows whole.
+_SHOWN_WIDTH = 150
 
 @dataclass(frozen=True)
 class Streamed:
@@ -80,8 +83,29 @@ class OutputError(Exception):
     """The report folder cannot be written; the message is one line for the user."""
 
 
-def _write_file(path: Path, content: FileContent) -> tuple[int, int]:
-    """Write a new file (never one that exists, nor through a link); its inode and size."""
+#: The fingerprint of a file: its size and a hash of its first bytes.
+Fingerprint = tuple[int, str]
+_FINGERPRINTED = 1 << 16
+
+
+def _fingerprint(path: str | os.PathLike[str]) -> Fingerprint | None:
+    """What tells a report file from another file of the same name: its size and the hash of
+    its first 64 KiB (an inode number is reused as soon as a file is deleted, and a copy of
+    the folder has other ones); None for anything but a regular file."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as handle:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        digest = hashlib.sha256(handle.read(_FINGERPRINTED)).hexdigest()[:32]
+    return status.st_size, digest
+
+
+def _write_file(path: Path, content: FileContent) -> Fingerprint:
+    """Write a new file (never one that exists, nor through a link); its fingerprint."""
     with path.open("xb", buffering=0) as handle:
         if isinstance(content, (bytes, bytearray)):
             with memoryview(content) as view:
@@ -89,8 +113,9 @@ def _write_file(path: Path, content: FileContent) -> tuple[int, int]:
                     view = view[handle.write(view):]
         else:
             _write_blocks(handle, content)
-        status = os.fstat(handle.fileno())
-    return status.st_ino, status.st_size
+    fingerprint = _fingerprint(path)
+    assert fingerprint is not None  # (a regular file: made just now)
+    return fingerprint
 
 
 #: Blocks made ahead of the thread that writes them.
@@ -173,18 +198,14 @@ def listed(names: list[str]) -> str:
 
 @dataclass(frozen=True)
 class _Marker:
-    """What a run recorded of the files it wrote: name → the (inode, size) pairs it left."""
+    """What a run recorded of the files it wrote: name → the fingerprints it left."""
 
     run: str
-    files: Mapping[str, tuple[tuple[int, int], ...]]
+    files: Mapping[str, tuple[Fingerprint, ...]]
 
     def wrote(self, entry: os.DirEntry[str]) -> bool:
-        """Whether the file is one a run wrote: the same inode, or the same size (a copy of
-        the folder, ``cp -r``, has other inodes)."""
-        status = entry.stat(follow_symlinks=False)
-        return stat.S_ISREG(status.st_mode) and any(
-            inode == status.st_ino or size == status.st_size
-            for inode, size in self.files.get(entry.name, ()))
+        """Whether the file is one a run wrote (or a copy of it)."""
+        return _fingerprint(entry.path) in self.files.get(entry.name, ())
 
 
 def _read_marker(folder: Path) -> _Marker | None:
@@ -200,28 +221,23 @@ def _read_marker(folder: Path) -> _Marker | None:
         try:
             data = json.loads(handle.read())
             assert data["tool"] == "speeduptest"
-            files = {str(name): tuple((int(inode), int(size)) for inode, size in pairs)
-                     for name, pairs in data["files"].items()}
+            files = {str(name): tuple((int(size), str(digest)) for size, digest in prints)
+                     for name, prints in data["files"].items()}
             return _Marker(run=str(data["run"]), files=files)
         except (ValueError, KeyError, TypeError, AssertionError, AttributeError):
             return None
 
 
-def _write_marker(folder: Path, run: str, files: Mapping[str, Iterable[tuple[int, int]]],
+def _write_marker(folder: Path, run: str, files: Mapping[str, Iterable[Fingerprint]],
                   complete: bool) -> None:
     """Write the marker atomically (a temporary name, then renamed)."""
     data = {"tool": "speeduptest", "version": __version__,
             "written": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "run": run, "complete": complete,
-            "files": {name: [list(pair) for pair in pairs] for name, pairs in files.items()}}
+            "files": {name: [list(pair) for pair in prints] for name, prints in files.items()}}
     temporary = folder / f"{_TEMPORARY_PREFIX}{run}-marker"
     temporary.write_text(json.dumps(data) + "\n")
     os.replace(temporary, folder / MARKER)
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    status = os.stat(path)
-    return status.st_ino, status.st_size
 
 
 def _ours(name: str) -> bool:
@@ -355,6 +371,11 @@ class ReportFolder:
     #: Whether the folder holds the new report (for the message after an interrupt).
     changed: bool = field(default=False, init=False)
 
+    @property
+    def label(self) -> str:
+        """The folder's name for a message (a long one cut in the middle)."""
+        return elide(self.shown, _SHOWN_WIDTH)
+
     def state(self) -> str:
         """What the folder holds now, for a message."""
         return "holds the new report" if self.changed else "was not changed"
@@ -367,11 +388,11 @@ class ReportFolder:
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise OutputError(f"-o {self.shown}: {_reason(error)}") from None
+            raise OutputError(f"-o {self.label}: {_reason(error)}") from None
         with _turn(parent, on_wait):
             _recover(self.path)
             # Checked again: the folder may have changed during the analysis.
-            status, marker = _ownership(self.path, self.shown)
+            status, marker = _ownership(self.path, self.label)
             if self.in_place or not self._exchange_in(files, status, marker):
                 self._replace_in_place(files, marker)
         return list(files)
@@ -444,7 +465,7 @@ class ReportFolder:
         try:
             self.path.mkdir(exist_ok=True)
         except OSError as error:
-            raise OutputError(f"-o {self.shown}: {_reason(error)}") from None
+            raise OutputError(f"-o {self.label}: {_reason(error)}") from None
         temporary = {name: self.path / f"{_TEMPORARY_PREFIX}{token}-{name}" for name in files}
         previous = dict(marker.files) if marker else {}
         try:
@@ -478,7 +499,8 @@ def claim_report_folder(directory: Path, inputs: Iterable[str | os.PathLike[str]
     working folder or holds it, or where one of the run's ``inputs`` stands in it under the
     name of a file the run would replace. Nothing is created or changed here."""
     text = os.fspath(directory)
-    shown = shown_path(text)
+    full = shown_path(text)
+    shown = elide(full, _SHOWN_WIDTH)
     if text in ("", "."):
         raise OutputError(f"-o {shown}: give a folder of its own for the reports")
     path = Path(text)
@@ -487,6 +509,8 @@ def claim_report_folder(directory: Path, inputs: Iterable[str | os.PathLike[str]
         path = Path(os.path.realpath(text))
     status, _ = _ownership(path, shown)
     if status is not None:
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise OutputError(f"-o {shown}: cannot write in the folder")
         if _holds_working_folder(status):
             raise OutputError(f"-o {shown}: this is the working folder or holds it; give a "
                               "folder of its own for the reports")
@@ -496,7 +520,7 @@ def claim_report_folder(directory: Path, inputs: Iterable[str | os.PathLike[str]
                 raise OutputError(
                     f"-o {shown}: {shown_path(given)} is an input of this run, and a report "
                     f"would replace it; give another folder (nothing was changed)")
-    return ReportFolder(shown=shown, path=path, in_place=not _can_exchange(path, status))
+    return ReportFolder(shown=full, path=path, in_place=not _can_exchange(path, status))
 
 
 def _in_folder(given: str | os.PathLike[str], folder: os.stat_result) -> bool:

@@ -6,6 +6,7 @@ never after a fixed time, so that the tests hold on a busy machine."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -157,10 +158,8 @@ def processor_seconds(pid: int) -> float:
 def children(pid: int) -> set[int]:
     found: set[int] = set()
     for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
+        with contextlib.suppress(OSError):
             found.update(map(int, (task / "children").read_text().split()))
-        except OSError:
-            pass
     return found
 
 
@@ -206,7 +205,7 @@ def test_sigterm_while_the_pdf_is_laid_out_ends_the_workers_too(tmp_path):
     assert process.stdout.readline()  # the answer: the reports are being rendered now
     workers = children(process.pid)
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=120)  # until every writer of the pipes is gone
+    _out, err = process.communicate(timeout=120)  # until every writer of the pipes is gone
     assert process.returncode == 143
     assert "Traceback" not in err and "Error" not in err
     assert err.strip().splitlines()[-1] == f"speeduptest: terminated; {tmp_path / 'out'} " \
