@@ -270,6 +270,10 @@ def _check_ancestors(path: Path, shown: str) -> None:
         if status is not None:
             if not stat.S_ISDIR(status.st_mode):
                 raise OutputError(f"-o {shown}: {shown_path(ancestor)} is not a folder")
+            if status.st_nlink == 0:  # (the working folder, deleted under the command)
+                deleted = ("the working folder" if ancestor == Path(".")
+                           else shown_path(ancestor))
+                raise OutputError(f"-o {shown}: {deleted} was deleted")
             if not os.access(ancestor, os.W_OK | os.X_OK):
                 raise OutputError(f"-o {shown}: cannot write in {shown_path(ancestor)}")
             return

@@ -489,3 +489,13 @@ def test_a_folder_name_that_is_not_utf8_is_shown_escaped(tmp_path):
     assert done.returncode == 0, done.stderr
     assert b"out\\xff/results.json" in done.stdout
     assert os.path.exists(out + b"/results.json")
+
+
+def test_a_working_folder_deleted_under_the_run_is_found_before_any_work(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    done = subprocess.run(["sh", "-c", 'rmdir "$1" && exec "$2" -m speeduptest "$3" -o out',
+                           "sh", str(gone), sys.executable, str(CONFIG)],
+                          cwd=gone, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == "speeduptest: error: -o out: the working folder was deleted"
