@@ -397,12 +397,12 @@ class ReportFolder:
             _recover(self.path)
             # Checked again: the folder may have changed during the analysis.
             status, marker = _ownership(self.path, self.label)
-            if self.in_place or not self._exchange_in(files, status, marker):
+            if self.in_place or not self._exchange_in(files, status):
                 self._replace_in_place(files, marker)
         return list(files)
 
-    def _exchange_in(self, files: Mapping[str, FileContent], status: os.stat_result | None,
-                     marker: _Marker | None) -> bool:
+    def _exchange_in(self, files: Mapping[str, FileContent],
+                     status: os.stat_result | None) -> bool:
         """Write the report into a sibling folder that then takes the folder's place; False
         where the system refuses the exchange (nothing changed: write it in place)."""
         token = _token()
@@ -417,7 +417,7 @@ class ReportFolder:
             written = {name: [_write_file(staging / name, content)]
                        for name, content in files.items()}
             if status is not None:
-                _link_users_files(self.path, staging, marker)
+                _link_users_files(self.path, staging)
                 try:
                     os.chown(staging, status.st_uid, status.st_gid)
                 except PermissionError:
@@ -593,7 +593,7 @@ def _turn(parent: Path, on_wait: Callable[[], None] | None) -> Iterator[None]:
         os.close(descriptor)
 
 
-def _link_users_files(folder: Path, staging: Path, marker: _Marker | None) -> None:
+def _link_users_files(folder: Path, staging: Path) -> None:
     """Hard-link the user's files of the folder into the new one: the same files, so they
     are in both whichever holds the name. What cannot be linked is moved after the
     exchange (:func:`_merge_old`)."""
