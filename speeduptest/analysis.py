@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import itertools
 import math
 import os
@@ -27,7 +26,7 @@ from .change import (
     decide_calls,
     widest_confidence,
 )
-from .config import BenchmarkSpec, lines_ahead, read_config, reading_ahead
+from .config import BenchmarkSpec, config_input, lines_ahead, read_config, read_once, reading_ahead
 from .effect_size import (
     EffectSize,
     RatioInterval,
@@ -619,16 +618,18 @@ def analyse_config(
     ``fetch``: the config's sample files read ahead (:func:`speeduptest.config.reading_ahead`);
     None: read ahead here, while the config's rows are checked."""
     config_path = Path(config_path)
-    rows = lines_ahead(config_path)
-    with (contextlib.nullcontext(fetch) if fetch is not None
-          else reading_ahead(config_path, rows)) as fetch, _bootstrap_helper(rows) as helper:
-        config = read_config(config_path, settings.alpha, status=fetch.status)
-        return analyse_benchmarks(
-            config.benchmarks, settings, source=Source(str(config_path), config=True),
-            progress=progress, run=run, workers=workers, options=options,
-            notices=config.notices, extra_files=(InputFile(
-                str(config_path), hashlib.sha256(config_path.read_bytes()).hexdigest()),),
-            fetch=fetch, helper=helper)
+    with read_once(config_path):  # (a pipe can be read only once)
+        rows = lines_ahead(config_path)
+        ahead = (contextlib.nullcontext(fetch) if fetch is not None
+                 else reading_ahead(config_path, rows))
+        with ahead as fetch, _bootstrap_helper(rows) as helper:
+            config = read_config(config_path, settings.alpha, status=fetch.status)
+            return analyse_benchmarks(
+                config.benchmarks, settings, source=Source(str(config_path), config=True),
+                progress=progress, run=run, workers=workers, options=options,
+                notices=config.notices, extra_files=(InputFile(
+                    str(config_path), config_input(config_path).sha256()),),
+                fetch=fetch, helper=helper)
 
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)

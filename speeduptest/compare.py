@@ -8,6 +8,7 @@ whatever their names (``hyperfine.json#old`` with ``hyperfine.json#new``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from .readers import (
     samples_of,
     split_reference,
 )
-from .samples import Sample
+from .samples import Sample, visible
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,21 @@ def _side(reference: str, options: ReadOptions) -> tuple[Path, SourceFile, list[
         return path, source, samples_of(source, version)
     except ValueError as error:
         raise ConfigError(str(error)) from None
+
+
+def check_distinct(references: Sequence[str]) -> None:
+    """Raises ``ConfigError`` when two arguments name the same file (the same version of it,
+    for ``file#VERSION``), however written (``a.json``, ``./a.json``, a link to it): its
+    samples would be compared with themselves, as versions of the same name."""
+    seen: dict[tuple, str] = {}
+    for reference in references:
+        path, selection = split_reference(reference, Path())
+        key = (file_key(path), selection)
+        if key in seen:
+            what = "version of a file" if selection else "file"
+            given = dict.fromkeys(visible(r) for r in (seen[key], reference))
+            raise ConfigError(f"the same {what} is given twice: {' and '.join(given)}")
+        seen[key] = reference
 
 
 def _spec(name: str, initial: tuple[Path, Sample], optimized: tuple[Path, Sample],
@@ -122,8 +138,10 @@ def compare_files(
     options: ReadOptions = DEFAULT_OPTIONS,
 ) -> Results:
     """Analyse the benchmarks two result files have in common, as a config of them would be.
-    Raises ``ConfigError`` when a file is unusable or nothing pairs."""
+    Raises ``ConfigError`` when a file is unusable or nothing pairs, or when the same file is
+    given twice."""
     pairing = pair_files(initial, optimized, settings.alpha, options)
+    check_distinct((initial, optimized))  # (once their files' own problems are said)
     source = Source(f"{initial} vs {optimized}", compared=(initial, optimized))
     return analyse_benchmarks(pairing.specs, settings, source, progress=progress, run=run,
                               workers=workers, options=options, notices=pairing.notices,

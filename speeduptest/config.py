@@ -4,14 +4,25 @@ Problems with one row become errors of that benchmark (with file and line) and t
 are still read (each line is read as CSV on its own, so that an unclosed quote cannot swallow
 the next row); problems that leave nothing to analyse raise :class:`ConfigError`. Messages
 quote cells short, never whole lines.
+
+The config is read once (:func:`read_once`): it may come from a pipe (``<(…)``, ``cat config.csv
+| speeduptest /dev/stdin``), which can be read only once. A named pipe given as the config is
+read as ``cat`` reads it: once a program writes to it (until then, the command waits). Sample
+paths are relative to the config's folder; a config from a pipe or named by a file descriptor
+(``/dev/stdin``, ``/dev/fd/63``) has none, and they are relative to the current folder. A
+sample must be a regular file: a folder, a pipe, a device or a socket is that benchmark's error
+(read, it could make the command wait forever, or read without end).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import math
 import os
+import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +31,8 @@ from . import readers
 from .change import SMALLEST_RISK
 from .floats import complement
 from .notices import InputError, Notice
-from .prefetch import INVALID_NAME, Fetch, Found, prefetching, stat_found
-from .readers import plain_digest, split_reference
+from .prefetch import INVALID_NAME, Fetch, Found, file_type, prefetching, stat_found
+from .readers import made_for_the_command, not_a_file, plain_digest, split_reference
 from .samples import MAX_NAME, NON_FINITE, csv_rows, decimal, listed, quote, visible
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
@@ -96,20 +107,35 @@ def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | N
 def _path_status(found: Found) -> tuple[str | None, tuple[int, int] | None]:
     """Why the path of a sample file cannot even be looked at, from what its stat ``found``
     (it could not be resolved to read it once): a symbolic link loop, or a name too long;
-    other problems (not found, not readable) are found when the file is read. And when it
-    exists, what identifies the file (:func:`speeduptest.analysis.file_key`)."""
+    or why it is not read: it is not a regular file (a folder, a pipe, a device, a socket:
+    opened, it could wait forever or give bytes without end). Other problems (not found, not
+    readable) are found when the file is read. And when it is a file, what identifies it
+    (:func:`speeduptest.analysis.file_key`)."""
     if isinstance(found, tuple):
         return None, found
     if found in (errno.ELOOP, errno.ENAMETOOLONG):
         return f"cannot be read ({os.strerror(found)})", None
     if found == INVALID_NAME:
         return "cannot be read (invalid file name)", None
+    kind = file_type(found)
+    if kind is not None:
+        return not_a_file(kind), None
     return None, None
 
 
-def _path_problem(file: Path) -> str | None:
-    """The problem of :func:`_path_status`, from a stat of ``file``."""
-    return _path_status(stat_found(file))[0]
+def sample_status(found: Found, reference: str, config: ConfigInput
+                  ) -> tuple[str | None, tuple[int, int] | None]:
+    """:func:`_path_status` of a sample that ``config`` names as ``reference``, which also
+    says where a relative path was looked for when the config comes from a pipe (a file not
+    found is otherwise said when it is read)."""
+    if config.piped and found == errno.ENOENT and not os.path.isabs(reference):
+        return config.not_found_here(), None
+    return _path_status(found)
+
+
+def _path_problem(file: Path, reference: str, config: ConfigInput) -> str | None:
+    """The problem of :func:`sample_status`, from a stat of ``file``."""
+    return sample_status(stat_found(file), reference, config)[0]
 
 
 def header_notices(path: Path, header_line: int, header: list[str],
@@ -133,30 +159,141 @@ def _shown_path(display: str) -> str:
     return display if len(display) <= 200 else quote(display, MAX_NAME)
 
 
-def _read_text(path: Path) -> str:
+#: Bytes asked for at once when reading a config that states no size (a pipe, a device).
+_CHUNK = 1 << 20
+#: Where a path names a file by a descriptor (``/dev/stdin``, ``<(…)``'s ``/dev/fd/63``): its
+#: folder is not the file's.
+_DESCRIPTOR_FOLDER = re.compile(r"/dev(/fd)?|/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/fd")
+
+
+class ConfigInput:
+    """A config's bytes, read once (or why they cannot be), and the folder of its relative
+    sample paths: the config's own, or the current folder for a config that has none
+    (``piped``): one read from a pipe that the shell made, or named by a file descriptor
+    (``/dev/stdin``, ``/dev/fd/63``: its folder is not where the samples are)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.raw: bytes | None = None
+        self.problem: str | None = None  # the ConfigError of an unreadable config
+        self._text: str | None = None
+        try:
+            self.raw, status = _read_config_bytes(path)
+        except ConfigError as error:
+            self.problem, status = str(error), None
+        by_descriptor = _DESCRIPTOR_FOLDER.fullmatch(os.path.dirname(os.path.abspath(path)))
+        self.piped = bool(by_descriptor) or (status is not None and made_for_the_command(status))
+        self.folder = Path() if self.piped else path.parent
+
+    def text(self) -> str:
+        """The config's text; raises :class:`ConfigError` when it cannot be had."""
+        if self._text is not None:
+            return self._text
+        if self.raw is None:
+            raise ConfigError(self.problem)
+        path, raw = self.path, self.raw
+        if len(raw) > readers.MAX_BYTES:
+            raise ConfigError(_too_large(path))
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = raw[: error.start].count(b"\n") + 1
+            raise ConfigError(f"{path}:{line}: not a CSV text file (invalid UTF-8)") from None
+        if "\x00" in text:
+            line = text[: text.index("\x00")].count("\n") + 1
+            raise ConfigError(f"{path}:{line}: not a CSV text file (NUL byte)")
+        self._text = text
+        return text
+
+    def lines_ahead(self) -> int:
+        """The lines in the config's first mebibyte (0 if it cannot be read)."""
+        return 0 if self.raw is None else self.raw.count(b"\n", 0, 1 << 20) + 1
+
+    def sha256(self) -> str:
+        """The SHA-256 of the config's bytes, in hexadecimal (once it was read)."""
+        if self.raw is None:
+            raise ConfigError(self.problem)
+        return hashlib.sha256(self.raw).hexdigest()
+
+    def not_found_here(self) -> str:
+        """What is said of a sample file not found, with a relative path, in a config read
+        from a pipe."""
+        return (f"file not found in the current folder, {os.getcwd()} (a config read from a "
+                f"pipe or from {self.path} has no folder of its own: its relative paths start "
+                "from the current folder)")
+
+
+def _too_large(path: Path) -> str:
+    return f"{path}: the config file is larger than {readers.MAX_BYTES:,} bytes: not read"
+
+
+def _read_config_bytes(path: Path) -> tuple[bytes, os.stat_result]:
+    """The bytes of the config at ``path`` (more than ``MAX_BYTES``: too large), and its
+    stat. A named pipe is opened as ``cat`` opens it: waiting for a writer.
+    A stream (a pipe, a device) is read to its end, or to its first NUL byte (``/dev/zero``
+    is not read to 1 GiB for a config that cannot be text)."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(readers.MAX_BYTES + 1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a directory, not a config file") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
     except ValueError:  # a NUL character in the path
         raise ConfigError(f"{path}: cannot read the config file (invalid file name)") from None
-    if len(raw) > readers.MAX_BYTES:
-        raise ConfigError(f"{path}: the config file is larger than {readers.MAX_BYTES:,} bytes: "
-                          "not read")
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise ConfigError(f"{path}:{line}: not a CSV text file (invalid UTF-8)") from None
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise ConfigError(f"{path}:{line}: not a CSV text file (NUL byte)")
-    return text
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise ConfigError(f"{path}: is a directory, not a config file")
+        regular = stat.S_ISREG(status.st_mode)
+        if regular and status.st_size > readers.MAX_BYTES:
+            raise ConfigError(_too_large(path))
+        chunks: list[bytes] = []
+        total, size = 0, status.st_size + 1 if regular else _CHUNK
+        while total <= readers.MAX_BYTES:
+            chunk = os.read(descriptor, min(size, readers.MAX_BYTES + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            size = _CHUNK
+            if not regular and b"\0" in chunk:
+                chunks[-1] = chunk[: chunk.index(b"\0") + 1]
+                break
+        return b"".join(chunks), status
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
+    finally:
+        os.close(descriptor)
+
+
+_HELD: dict[str, ConfigInput] = {}
+
+
+@contextlib.contextmanager
+def read_once(path: Path | str) -> Iterator[ConfigInput]:
+    """For the block, the config at ``path`` read once: every reading of it in the block
+    (its form, its rows, the guess of its sample files in the prefetch child forked in the
+    block, its checksum) takes these bytes. Nested blocks share the first one's."""
+    key = os.fspath(path)
+    if key in _HELD:
+        yield _HELD[key]
+        return
+    _HELD[key] = held = ConfigInput(Path(path))
+    try:
+        yield held
+    finally:
+        del _HELD[key]
+
+
+def config_input(path: Path | str) -> ConfigInput:
+    """The config at ``path``: the one read for the block around (:func:`read_once`), else
+    read now."""
+    held = _HELD.get(os.fspath(path))
+    return held if held is not None else ConfigInput(Path(path))
+
+
+def _read_text(path: Path) -> str:
+    return config_input(path).text()
 
 
 def sample_files(path: Path) -> Iterator[str]:
@@ -164,15 +301,16 @@ def sample_files(path: Path) -> Iterator[str]:
     then optimized), each once, found without any of :func:`read_config`'s checks: what the
     analysis will most likely read (:mod:`speeduptest.prefetch` reads them ahead while
     :func:`read_config` checks every row). Nothing for a config that cannot be used."""
+    config = config_input(path)
     try:
-        rows = csv_rows(_read_text(path))
+        rows = csv_rows(config.text())
     except ConfigError:
         return
     if not rows or isinstance(rows[0][1], str):
         return
     header = [cell.lower() for cell in rows[0][1]]
     columns = [header.index(role) for role in ("initial", "optimized") if role in header]
-    folder = str(path.parent)
+    folder = str(config.folder)
     seen: set[str] = set()
     for _, cells in rows[1:]:
         if isinstance(cells, str):
@@ -181,7 +319,7 @@ def sample_files(path: Path) -> Iterator[str]:
             if column < len(cells) and cells[column]:
                 reference = cells[column]
                 file = (_joined_as_text(folder, reference)
-                        or str(split_reference(reference, path.parent)[0]))
+                        or str(split_reference(reference, config.folder)[0]))
                 if file not in seen:
                     seen.add(file)
                     yield file
@@ -199,26 +337,24 @@ def _joined_as_text(folder: str, reference: str) -> str | None:
     return folder + reference if folder.endswith("/") else f"{folder}/{reference}"
 
 
-def reading_ahead(path: Path, rows: int | None = None
-                  ) -> contextlib.AbstractContextManager[Fetch]:
-    """For a block: a child reading the config's sample files ahead
-    (:func:`speeduptest.prefetch.prefetching` of :func:`sample_files`, digested as plain
-    samples); ``rows``: :func:`lines_ahead`, when already counted. This module imports
-    neither scipy nor the analysis, so the command starts the child before it imports them:
-    the child reads while they load."""
-    rows = lines_ahead(path) if rows is None else rows
-    return prefetching(lambda: sample_files(path), plain_digest, files=rows * 2)
+@contextlib.contextmanager
+def reading_ahead(path: Path, rows: int | None = None) -> Iterator[Fetch]:
+    """For a block: the config read once (:func:`read_once`), and a child reading its sample
+    files ahead (:func:`speeduptest.prefetch.prefetching` of :func:`sample_files`, digested
+    as plain samples); ``rows``: :func:`lines_ahead`, when already counted. This module
+    imports neither scipy nor the analysis, so the command starts the child before it
+    imports them: the child reads while they load."""
+    with read_once(path):
+        rows = lines_ahead(path) if rows is None else rows
+        with prefetching(lambda: sample_files(path), plain_digest, files=rows * 2) as fetch:
+            yield fetch
 
 
 def lines_ahead(path: Path) -> int:
     """The lines in the first mebibyte of the config: about how many rows it has, as far as
     reading their files ahead is concerned (0 if unreadable: what is wrong is for
     read_config to say)."""
-    try:
-        with path.open("rb") as handle:
-            return handle.read(1 << 20).count(b"\n") + 1
-    except (OSError, ValueError):
-        return 0
+    return config_input(path).lines_ahead()
 
 
 def read_config(path: Path, default_alpha: float,
@@ -226,7 +362,8 @@ def read_config(path: Path, default_alpha: float,
     """Read the config at ``path``; rows without their own confidence get ``default_alpha``.
     ``status``: what a child's stat of a sample file found, when it has (see
     :func:`reading_ahead`); the others are stat here."""
-    text = _read_text(path)
+    source = config_input(path)
+    text = source.text()
     # Physical line numbers: comment and blank lines are skipped but still counted.
     rows = csv_rows(text)
     if not rows:
@@ -253,7 +390,7 @@ def read_config(path: Path, default_alpha: float,
 
     first_seen: dict[str, int] = {}
     benchmarks = []
-    folder = path.parent  # sample paths are relative to the config's folder
+    folder, piped = source.folder, source.piped  # (the config's folder, if it has one)
     for line, cells in rows[1:]:
         errors: list[str] = []
         if isinstance(cells, str):  # not valid CSV: nothing of it can be trusted
@@ -286,7 +423,11 @@ def read_config(path: Path, default_alpha: float,
                 file, selection = split_reference(record[role], folder)
                 text = str(file)  # (a stat of the text: a Path costs 1.6 µs more)
                 found = status(text) if status is not None else None
-                problem, key = _path_status(stat_found(text) if found is None else found)
+                if found is None:
+                    found = stat_found(text)
+                problem, key = _path_status(found)
+                if key is None and piped and problem is None:
+                    problem = sample_status(found, record[role], source)[0]
                 paths[role] = (file, _display(text, selection), selection, key)
                 if problem:
                     errors.append(f"{role} sample file {_shown_path(paths[role][1])}: {problem}")

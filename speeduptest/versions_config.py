@@ -25,13 +25,16 @@ from pathlib import Path
 from .config import (
     OPTIONAL_COLUMNS,
     ConfigError,
+    ConfigInput,
     _display,
     _parse_alpha,
     _parse_weight,
     _path_problem,
     _read_text,
     _shown_path,
+    config_input,
     header_notices,
+    read_once,
 )
 from .model import InputError, Notice
 from .readers import split_reference
@@ -104,10 +107,12 @@ def config_form(path: Path) -> Form:
     return "long" if "version" in header else "wide"
 
 
-def _sample(cell: str, base: Path) -> tuple[VersionSample, str | None]:
-    file, selection = split_reference(cell, base)
+def _sample(cell: str, config: ConfigInput) -> tuple[VersionSample, str | None]:
+    """The sample that a config's cell names (relative to the config's folder, if it has
+    one), and why it cannot be read when that shows already."""
+    file, selection = split_reference(cell, config.folder)
     sample = VersionSample(file, _display(file, selection), selection)
-    problem = _path_problem(file)
+    problem = _path_problem(file, cell, config)
     return sample, (f"sample file {_shown_path(sample.display)}: {problem}" if problem else None)
 
 
@@ -137,6 +142,7 @@ def _checked_versions(path: Path, line: int, versions: list[str]) -> list[str]:
 
 
 def _wide(path: Path, default_alpha: float, baseline: str | None) -> VersionsConfig:
+    source = config_input(path)
     header_line, cells, rows = _header(path)
     header = [cell.lower() for cell in cells]
     if "benchmark" not in header:
@@ -173,7 +179,7 @@ def _wide(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
                 version_errors.append(() if not row else (InputError(
                     str(path), line, f"no sample file for version {quote(version, MAX_NAME)}"),))
                 continue
-            sample, problem = _sample(cell, path.parent)
+            sample, problem = _sample(cell, source)
             samples.append(sample)
             version_errors.append(() if problem is None else (
                 InputError(str(path), line, f"version {quote(version, MAX_NAME)}: {problem}"),))
@@ -221,6 +227,7 @@ def _agreed(cells: list[tuple[int, str]], what: str) -> tuple[str, str | None]:
 
 
 def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsConfig:
+    source = config_input(path)
     header_line, cells, rows = _header(path)
     header = [cell.lower() for cell in cells]
     missing = [column for column in LONG_COLUMNS if column not in header]
@@ -260,7 +267,7 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
             entry.samples[version] = (line, None, f"no sample file for version "
                                                   f"{quote(version, MAX_NAME)}")
         else:
-            sample, problem = _sample(record["sample"], path.parent)
+            sample, problem = _sample(record["sample"], source)
             entry.samples[version] = (line, sample, problem and
                                       f"version {quote(version, MAX_NAME)}: {problem}")
         entry.weights.append((line, record.get("weight", "")))
@@ -305,9 +312,11 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
 def read_versions_config(path: Path, default_alpha: float,
                          baseline: str | None = None) -> VersionsConfig:
     """Read a wide or long config (see the module's docstring). Raises :class:`ConfigError`
-    when it cannot be used at all (no versions, an unknown ``baseline``)."""
-    form = config_form(path)
-    if form == "pair":
-        raise ConfigError(f"{path}: has initial and optimized columns: a config of two "
-                          "versions, without --baseline")
-    return (_long if form == "long" else _wide)(path, default_alpha, baseline)
+    when it cannot be used at all (no versions, an unknown ``baseline``). The config is read
+    once (:func:`speeduptest.config.read_once`)."""
+    with read_once(path):
+        form = config_form(path)
+        if form == "pair":
+            raise ConfigError(f"{path}: has initial and optimized columns: a config of two "
+                              "versions, without --baseline")
+        return (_long if form == "long" else _wide)(path, default_alpha, baseline)

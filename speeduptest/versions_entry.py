@@ -7,13 +7,12 @@ byte: ``tests/test_versions_two_unchanged.py``); three or more take
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import analysis, compare
 from .analysis import Progress
-from .config import BenchmarkSpec, ConfigError
+from .config import BenchmarkSpec, ConfigError, config_input, read_once
 from .model import InputFile, Results, RunInfo, Settings, Source
 from .prefetch import Fetch
 from .readers import DEFAULT_OPTIONS, ReadOptions
@@ -55,8 +54,18 @@ def analyse_any_config(
     """Analyse a config of two versions (SPEC §3) or of several (wide or long form, see
     :mod:`speeduptest.versions_config`). Raises ``ConfigError`` when it is unusable.
     ``fetch``: the sample files of a two-version config read ahead
-    (:func:`speeduptest.config.reading_ahead`)."""
+    (:func:`speeduptest.config.reading_ahead`). The config is read once
+    (:func:`speeduptest.config.read_once`): it may come from a pipe."""
     path = Path(path)
+    with read_once(path):
+        return _analyse_any_config(path, settings, baseline, progress, run, options, workers,
+                                   fetch)
+
+
+def _analyse_any_config(
+    path: Path, settings: Settings, baseline: str | None, progress: Progress | None,
+    run: RunInfo | None, options: ReadOptions, workers: int | None, fetch: Fetch | None,
+) -> Results | VersionsResults:
     form = config_form(path)
     if form == "pair" or (form == "wide" and baseline is None):
         # Without --baseline a header that is not a two-version one is the error it always
@@ -68,7 +77,7 @@ def analyse_any_config(
         return analysis.analyse_config(path, settings, progress, run, workers=workers,
                                        options=options, fetch=fetch)
     config = read_versions_config(path, settings.alpha, baseline)
-    extra = (InputFile(str(path), hashlib.sha256(path.read_bytes()).hexdigest()),)
+    extra = (InputFile(str(path), config_input(path).sha256()),)
     if len(config.versions) == 2:
         return analysis.analyse_benchmarks(
             _pair_specs(config), settings, Source(str(path), config=True), progress=progress,
@@ -100,7 +109,7 @@ def compare_any(
 ) -> Results | VersionsResults:
     """``speeduptest compare`` of any number of result files (see
     :mod:`speeduptest.versions_compare`). Raises ``ConfigError`` when nothing can be
-    compared."""
+    compared, or when a file (or a version of it) is given twice."""
     references, sources = expand_versions(list(references), options)
     names = version_names(references)
     chosen = _baseline_index(references, names, baseline)
@@ -109,6 +118,7 @@ def compare_any(
         return compare.compare_files(references[chosen], references[other], settings, progress, run,
                              workers=workers, options=options)
     rows, notices, sources = match_files(references, chosen, settings.alpha, options, sources)
+    compare.check_distinct(references)  # (once their files' own problems are said)
     source = VersionsSource(", ".join(references), "compare", tuple(references))
     from .versions_analysis import analyse_versions
 

@@ -16,7 +16,9 @@ file: no value is ever dropped without the user being told.
 Files are untrusted input: whatever their content, reading them raises nothing (problems become
 located errors), no file larger than ``MAX_BYTES`` is read and no gzip file is decompressed
 beyond it, and names holding control characters or invalid text (a lone surrogate from a JSON
-escape) are shown with those characters replaced, with a warning.
+escape) are shown with those characters replaced, with a warning. Nor does reading wait for
+what may never come: only regular files are read, and pipes that the shell made for the
+command (``<(…)``, a standard input on a pipe), not named pipes, devices or sockets.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -220,6 +223,8 @@ def read_source(file: Path, display: str | None = None,
     display = visible(display) if display is not None else _display_of(file)
     try:
         raw = _read_bytes(file) if content is None else content
+    except _NotAFile as error:
+        return SourceFile(display, "file", (), problem=not_a_file(error.mode))
     except FileNotFoundError:
         return SourceFile(display, "file", (), problem="file not found")
     except IsADirectoryError:
@@ -290,20 +295,71 @@ def _plain_sample(raw: bytes, filename: str) -> np.ndarray | None:
     return plain_values(text)  # (a NUL is not plain either)
 
 
+class _NotAFile(Exception):
+    """A file that is not read: neither a regular file nor a pipe made for the command."""
+
+    def __init__(self, mode: int) -> None:
+        super().__init__(mode)
+        self.mode = mode
+
+
+def not_a_file(mode: int) -> str:
+    """Why a file of this type (``stat.S_IFMT``, or the whole ``st_mode``) is not read as a
+    sample: anything but a regular file could make the command wait forever (a named pipe
+    nobody writes to, a terminal) or read without end (``/dev/zero``)."""
+    kind = stat.S_IFMT(mode)
+    if kind == stat.S_IFDIR:
+        return "is a directory, not a file"
+    what = {stat.S_IFIFO: "a pipe (FIFO)", stat.S_IFCHR: "a character device",
+            stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket"}.get(kind, "a special file")
+    return f"is {what}, not a regular file: it was not read (give a file)"
+
+
+@functools.cache
+def _pipe_device() -> int | None:
+    """The device of the pipes that the kernel makes for programs (not named pipes, which
+    belong to the file system holding them); None if no pipe can be had to find it."""
+    try:
+        ends = os.pipe()
+    except OSError:
+        return None
+    try:
+        return os.fstat(ends[0]).st_dev
+    finally:
+        for end in ends:
+            os.close(end)
+
+
+def made_for_the_command(status: os.stat_result) -> bool:
+    """Whether the file of this stat is a pipe that the shell made for the command (``<(…)``,
+    a standard input on a pipe): read, waiting for its writer, which is running (or has
+    written all and ended). A named pipe is not: opened while no program writes to it, it
+    could wait forever."""
+    return stat.S_ISFIFO(status.st_mode) and status.st_dev == _pipe_device()
+
+
 def _read_bytes(file: Path) -> bytes | None:
     """A file's content, or None when it states more than MAX_BYTES (more than MAX_BYTES
     bytes returned: it grew beyond). With the system calls themselves: ``open()`` adds an
-    fstat, an ioctl and an lseek per file (60,000 calls for 10,000 benchmarks)."""
-    descriptor = os.open(file, os.O_RDONLY | os.O_CLOEXEC)
+    fstat, an ioctl and an lseek per file (60,000 calls for 10,000 benchmarks). Opened
+    without waiting (a named pipe nobody writes to, a terminal line): raises ``_NotAFile``
+    for anything but a regular file or a pipe made for the command
+    (:func:`made_for_the_command`)."""
+    descriptor = os.open(file, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     try:
         status = os.fstat(descriptor)
-        if status.st_size > MAX_BYTES:
+        regular = stat.S_ISREG(status.st_mode)
+        if not regular:
+            if not made_for_the_command(status):
+                raise _NotAFile(status.st_mode)
+            os.set_blocking(descriptor, True)  # the data comes as its writer sends it
+        elif status.st_size > MAX_BYTES:
             return None
         # Asking for the stated size (+1) spares an allocation of MAX_BYTES per file (25 µs
-        # each). A regular file that returns no more is read whole; a device or a pipe states
-        # no size (a read may return less than is to come), and a file may have grown.
+        # each). A regular file that returns no more is read whole; a pipe states no size (a
+        # read may return less than is to come), and a file may have grown.
         raw = os.read(descriptor, status.st_size + 1)
-        if len(raw) <= status.st_size and stat.S_ISREG(status.st_mode):
+        if len(raw) <= status.st_size and regular:
             return raw
         chunks, total = [raw], len(raw)
         while total <= MAX_BYTES:
@@ -474,4 +530,4 @@ def samples_of(source: SourceFile, variant: str | None) -> list[Sample]:
             for s in samples]
 
 
-__all__ += ["InputError", "parse_source", "samples_of"]
+__all__ += ["InputError", "made_for_the_command", "not_a_file", "parse_source", "samples_of"]
