@@ -196,7 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "optimized[, weight, confidence]; a sample is a file, or FILE#NAME "
                         "for one benchmark of a tool's result file. Several versions: "
                         "benchmark,VERSION1,VERSION2,…[,weight,confidence] with --baseline "
-                        "VERSION, or benchmark,version,sample[,weight,confidence]")
+                        "VERSION, or benchmark,version,sample[,weight,confidence]. It may "
+                        "come from a pipe (<(…), /dev/stdin): its relative sample paths are "
+                        "then from the current folder")
     _add_analysis_options(parser)
     return parser
 

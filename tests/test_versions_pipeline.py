@@ -263,8 +263,8 @@ def test_all_formats_are_written(tmp_path, in_root):
                    str(tmp_path), "--format", "html,json,md,csv,tex", "--quiet"])
     assert status == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["benchmarks.html", "errors.html", "global.html", "results.csv",
-                     "results.json", "summary.md", "table.tex", "warnings.html"]
+    assert names == [".speeduptest-report", "benchmarks.html", "errors.html", "global.html",
+                     "results.csv", "results.json", "summary.md", "table.tex", "warnings.html"]
     page = (tmp_path / "global.html").read_text()
     assert "O3-native is the fastest of 3 versions" in page
     assert page.count('class="letters"') >= 33
