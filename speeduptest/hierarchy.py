@@ -9,14 +9,19 @@ In memory a sample is a nested structure: a 1-D array of measurements for the lo
 wrapped in lists for each level above. Designs may be unbalanced: a unit's mean is the mean of
 its children's means (each child counts equally), as in the nested bootstrap.
 
+Level names are distinct (a ``--cost`` of ``speeduptest plan`` names one level): a name
+that a level above already has is told apart (see :func:`distinct_level_names`).
+
 Reference: T. Kalibera, R. Jones, "Rigorous benchmarking in reasonable time", ISMM 2013,
 section 9 (variance estimators S²ᵢ, T²ᵢ, with the corrected T²ᵢ = S²ᵢ − S²ᵢ₋₁/nᵢ₋₁).
 """
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,17 +29,63 @@ import numpy as np
 
 Node = float | np.ndarray | list  # a measurement, a lowest group, or a higher unit
 
+#: Levels above the measurements that a sample may have (the grouping columns of a ``.csv``
+#: sample): a deeper sample is refused as it is read. Its nested structure is walked
+#: recursively, and numpy's arrays (the padded sample of the bootstrap) have at most 64
+#: dimensions; real designs have two or three (build › invocation › iteration).
+MAX_GROUPING_LEVELS = 32
+#: A sample is padded to a rectangular array for the hierarchical bootstrap (:meth:`padded`),
+#: whose every resample costs as much as the array's cells (15 ns each: 4,096 cells take
+#: 0.6 s for 10,000 resamples, 6 s for the 100,000 of a call that rests on the bootstrap). A
+#: design so unbalanced that the array has more than this many cells per measurement (and
+#: more than ``PADDED_CELLS_FLOOR``) is refused as it is read for an analysis: one build of
+#: 1,000 invocations among builds of one would pad each of them to 1,000 (real designs:
+#: 1 to 4 cells per measurement).
+MAX_PADDING_FACTOR = 8
+PADDED_CELLS_FLOOR = 1 << 12
+#: The name the measurement level takes when a level above has its name (a grouping column
+#: named ``iteration``, the default name of the measurements).
+MEASUREMENT_NAME = "measurement"
+
 
 def _children(node: Node) -> list:
     return list(node) if isinstance(node, (list, np.ndarray)) else []
 
 
 def _mean(node: Node) -> float:
+    """The unit's mean (each child counts equally); ``inf`` where the sum of its times
+    overflows (times near 1e308: the analysis then says that the benchmark's means are beyond
+    the floats, and :func:`variance_components` works at a scale near 1)."""
     if isinstance(node, np.ndarray):
         return float(node.mean())
     if isinstance(node, list):
         return float(np.mean([_mean(child) for child in node]))
     return float(node)
+
+
+def distinct_level_names(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` (top level first) with every name that a level above already has told
+    apart: the measurement level becomes ``measurement`` (a grouping column may be named
+    ``iteration``, the measurements' default name), any other gets a suffix ``-2``, ``-3``…
+    (two long column names cut to the same shown name)."""
+    names = tuple(names)
+    if len(set(names)) == len(names):
+        return names
+    taken = set(names)
+    distinct: list[str] = []
+    for position, name in enumerate(names):
+        if name in distinct:
+            last = position == len(names) - 1
+            if last and MEASUREMENT_NAME not in taken:
+                name = MEASUREMENT_NAME
+            else:
+                base, number = name, 2
+                while f"{base}-{number}" in taken:
+                    number += 1
+                name = f"{base}-{number}"
+            taken.add(name)
+        distinct.append(name)
+    return tuple(distinct)
 
 
 @dataclass
@@ -51,10 +102,13 @@ class Hierarchy:
     _top_means: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if len(set(self.level_names)) != len(self.level_names):
+            self.level_names = distinct_level_names(self.level_names)
         if isinstance(self.root, np.ndarray):
             means = np.asarray(self.root, dtype=float)
         else:
-            means = np.array([_mean(unit) for unit in self.root])
+            with np.errstate(over="ignore"):  # a numpy warning says nothing to the user
+                means = np.array([_mean(unit) for unit in self.root])
         self._top_means = means
 
     @classmethod
@@ -159,6 +213,35 @@ class Hierarchy:
         collect(self.root)
         return np.concatenate(leaves)
 
+    def padded_cells(self) -> int:
+        """The cells of the array of :meth:`padded`, counted without making it."""
+        if isinstance(self.root, np.ndarray):
+            return self.root.size
+        cells, level = len(self.root), list(self.root)
+        while level:
+            cells *= max(len(unit) for unit in level)
+            if isinstance(level[0], np.ndarray):
+                break
+            level = [child for unit in level for child in unit]
+        return cells
+
+    def padding_problem(self) -> str | None:
+        """Why the hierarchical bootstrap cannot resample this sample within bounds (its
+        padded array has more than ``MAX_PADDING_FACTOR`` cells per measurement, and more
+        than ``PADDED_CELLS_FLOOR``), or None."""
+        if isinstance(self.root, np.ndarray):
+            return None
+        cells = self.padded_cells()
+        if cells <= PADDED_CELLS_FLOOR:
+            return None
+        limit = max(PADDED_CELLS_FLOOR, MAX_PADDING_FACTOR * self.measurements)
+        if cells <= limit:
+            return None
+        return (f"its levels are too unbalanced to resample ({self.describe()}): the "
+                "hierarchical bootstrap pads every unit to the largest count of its level, "
+                f"{cells:,} cells for {self.measurements:,} values (at most {limit:,}); "
+                "measure the units of each level alike, or split the sample")
+
     def padded(self) -> tuple[np.ndarray, list[np.ndarray]]:
         """The measurements in a rectangular array padded with NaN, and the child counts.
 
@@ -221,6 +304,11 @@ class VarianceComponents:
     s2: tuple[float | None, ...]
     t2: tuple[float | None, ...]
     n: tuple[float, ...]
+    #: The figures are those of the measurements multiplied by 2**-scale_exponent: 0 (in their
+    #: unit) but where :func:`variance_components` meets times whose variances the floats
+    #: cannot hold in their unit (times near 1e308 or 1e-320); a variance in the unit is then
+    #: S² · 4**scale_exponent (see :func:`scaled_figure`).
+    scale_exponent: int = 0
 
     @property
     def top_units(self) -> int:
@@ -245,12 +333,29 @@ class VarianceComponents:
 
         return VarianceComponents(
             self.level_names, math.ldexp(self.grand_mean, exponent),
-            tuple(variance(v) for v in self.s2), tuple(variance(v) for v in self.t2), self.n)
+            tuple(variance(v) for v in self.s2), tuple(variance(v) for v in self.t2), self.n,
+            self.scale_exponent)
+
+
+#: Grand means within 2**±MODERATE_EXPONENT have variance components that the floats hold
+#: in the unit of the measurements: squares of their times do not overflow, and squares of
+#: their smallest differences (a rounding step of the mean) do not fall below the normal floats.
+MODERATE_EXPONENT = 300
 
 
 def variance_components(sample: Hierarchy) -> VarianceComponents:
     """S²ᵢ, T²ᵢ and nᵢ for every level (Kalibera & Jones; unbalanced designs: S²ᵢ averages
-    the variances of the parents that have two or more children, nᵢ is the mean count)."""
+    the variances of the parents that have two or more children, nᵢ is the mean count).
+
+    In the unit of the measurements, unless their grand mean is beyond 2**±300 (times near
+    1e308 overflow their squares; near 1e-320 their squares round to 0): those are computed
+    with the times multiplied by the power of two that brings the grand mean near 1 (exact),
+    and say so by their ``scale_exponent``."""
+    exponent = _scale_exponent(sample)
+    if abs(exponent) > MODERATE_EXPONENT:
+        scaled = variance_components(sample.scaled(-exponent))
+        return VarianceComponents(scaled.level_names, scaled.grand_mean, scaled.s2, scaled.t2,
+                                  scaled.n, exponent)
     balanced = sample.balanced()
     if balanced is not None:
         return balanced_components(balanced, sample.level_names, sample.grand_mean)
@@ -270,6 +375,16 @@ def variance_components(sample: Hierarchy) -> VarianceComponents:
         n[level - 1] = float(np.mean(counts))
         parents = next_parents
     return _with_t2(sample.level_names, sample.grand_mean, s2, n)
+
+
+def _scale_exponent(sample: Hierarchy) -> int:
+    """The power of two that brings the sample's grand mean near 1; where the means of times
+    near 1e308 overflowed, the one that brings the largest time near 1."""
+    mean = sample.grand_mean
+    if math.isfinite(mean):
+        return math.frexp(mean)[1]
+    largest = float(np.max(sample.values()))
+    return math.frexp(largest)[1] if math.isfinite(largest) else 0
 
 
 def balanced_components(values: np.ndarray, level_names: Sequence[str],
@@ -296,3 +411,25 @@ def _with_t2(level_names: Sequence[str], grand_mean: float, s2: list[float | Non
         t2.append(None if upper is None or lower is None else upper - lower / n[level - 1])
     return VarianceComponents(tuple(reversed(level_names)), grand_mean, tuple(s2), tuple(t2),
                               tuple(n))
+
+
+def scaled_figure(value: float, exponent: int, digits: int = 5) -> str:
+    """``value × 2**exponent`` written with ``digits`` significant digits (as the ``g``
+    format), also where the product is beyond the floats (a variance of times near 1e308 is
+    near 1e616): "1.2346e+616", never "inf" nor a "0" that only underflowed."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:.{digits}g}"
+    try:
+        product = math.ldexp(value, exponent)
+    except OverflowError:
+        product = math.inf
+    if math.isfinite(product) and abs(product) >= sys.float_info.min:
+        return f"{product:.{digits}g}"
+    with decimal.localcontext() as context:  # exact: a float times a power of two
+        context.prec = digits + 20
+        context.Emin, context.Emax = decimal.MIN_EMIN, decimal.MAX_EMAX
+        exact = decimal.Decimal(value) * decimal.Decimal(2) ** exponent
+        mantissa, _, power = f"{exact:.{digits}g}".partition("e")
+    if "." in mantissa:  # as the g format of a float: no trailing zeros
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{power}" if power else mantissa

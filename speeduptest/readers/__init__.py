@@ -44,14 +44,13 @@ from ..samples import (
     MAX_NAME,
     NUMBER_START,
     Sample,
-    parse_sample_csv,
     parse_sample_text,
     plain_values,
     shortened,
     visible,
 )
 from . import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
-from .common import InputError, SourceFile, named
+from .common import InputError, SourceFile, bounded, csv_sample, named
 
 __all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "plain_digest", "read_digest",
            "read_source", "select", "split_reference"]
@@ -63,6 +62,9 @@ class ReadOptions:
 
     #: Google Benchmark records both wall-clock ("real") and CPU time per repetition.
     time: Literal["real", "cpu"] = "real"
+    #: The samples are to be resampled by the hierarchical bootstrap (an analysis): one too
+    #: unbalanced to be resampled within bounds is an error (``speeduptest plan`` reads them).
+    bootstrap: bool = True
 
 
 DEFAULT_OPTIONS = ReadOptions()
@@ -168,7 +170,8 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
 def parse_source(raw: bytes, path: str, filename: str,
                  options: ReadOptions = DEFAULT_OPTIONS) -> SourceFile:
     """Recognise the format of a file's content and read it. ``path`` locates errors."""
-    return _printable(_parse(raw, path, filename, options))
+    source = _printable(_parse(raw, path, filename, options))
+    return bounded(source) if options.bootstrap else source
 
 
 def _suffixes(filename: str) -> list[str]:
@@ -210,7 +213,7 @@ def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> Source
     if suffix == ".csv":
         if long_csv.looks_like(text):
             return long_csv.parse(text, path)
-        return SourceFile(path, "sample", (parse_sample_csv(text, path),))
+        return SourceFile(path, "sample", (csv_sample(text, path),))
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 

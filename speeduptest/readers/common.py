@@ -5,19 +5,22 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..hierarchy import Hierarchy
+from ..hierarchy import MAX_GROUPING_LEVELS, Hierarchy
 from ..notices import InputError, Notice, counted, plural
 from ..samples import (
     MAX_NAME,
     MAX_QUOTE,
     ErrorList,
     Sample,
+    csv_rows,
     hierarchy_from_rows,
+    parse_sample_csv,
     quote,
     visible,
 )
@@ -236,3 +239,50 @@ def mark_duplicates(samples: list[Sample], kind: str) -> list[Sample]:
             name=sample.name, variant=sample.variant, unit=sample.unit)
         for sample in samples
     ]
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def too_many_levels(columns: int) -> str | None:
+    """Why a CSV header with ``columns`` grouping columns is not read, or None."""
+    if columns <= MAX_GROUPING_LEVELS:
+        return None
+    return (f"the header has {columns:,} grouping columns; at most {MAX_GROUPING_LEVELS} are "
+            "read (the levels above the measurements, e.g. build, invocation)")
+
+
+def csv_sample(text: str, path: str) -> Sample:
+    """A hierarchical ``.csv`` sample (:func:`speeduptest.samples.parse_sample_csv`); one
+    whose header has more grouping columns than ``MAX_GROUPING_LEVELS`` is an error at its
+    header line, found before any row is grouped (a thousand levels would nest beyond
+    Python's recursion limit)."""
+    start, number = 0, 1
+    while start < len(text):  # the header: the first line neither blank nor a comment
+        end = _LINE_END.search(text, start)
+        line = text[start:end.start() if end else len(text)]
+        if line.strip() and not line.lstrip().startswith("#"):
+            cells = csv_rows(line)[0][1]
+            problem = too_many_levels(len(cells) - 1) if isinstance(cells, list) else None
+            if problem is not None:
+                return Sample(path, None, (InputError(path, number, problem),))
+            break
+        if end is None:
+            break
+        start, number = end.end(), number + 1
+    return parse_sample_csv(text, path)
+
+
+def bounded(source: SourceFile) -> SourceFile:
+    """The source with every sample too unbalanced for the hierarchical bootstrap
+    (:meth:`Hierarchy.padding_problem`) replaced by that error: its resamples would take
+    memory and time out of all proportion to its values."""
+    replaced = list(source.samples)
+    for position, sample in enumerate(source.samples):
+        problem = None if sample.data is None else sample.data.padding_problem()
+        if problem is not None:
+            replaced[position] = dataclasses.replace(
+                sample, data=None, errors=(InputError(sample.path, None, problem),))
+    if all(new is old for new, old in zip(replaced, source.samples, strict=True)):
+        return source
+    return dataclasses.replace(source, samples=tuple(replaced))

@@ -18,7 +18,15 @@ from ..samples import (
     physical_lines,
     shortened,
 )
-from .common import ErrorList, SourceFile, cut_last_line, grouped_sample, named, quote
+from .common import (
+    ErrorList,
+    SourceFile,
+    cut_last_line,
+    grouped_sample,
+    named,
+    quote,
+    too_many_levels,
+)
 from .units import SECONDS, seconds_per
 
 LABELS = ("benchmark", "version", "unit", "value")
@@ -41,6 +49,9 @@ def parse(text: str, path: str) -> SourceFile:
         return SourceFile(path, "long CSV", (), problem=f"line {header_line}: {problem}")
     column = {name: header.index(name) for name in LABELS if name in header}
     level_columns = [i for i, name in enumerate(header) if name not in LABELS]
+    problem = too_many_levels(len(level_columns))
+    if problem is not None:
+        return SourceFile(path, "long CSV", (), problem=f"line {header_line}: {problem}")
     levels = [level_name(header[i]) for i in level_columns]
     file_errors = ErrorList(path)  # lines no benchmark can be blamed for
     file_notices = []

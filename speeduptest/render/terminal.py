@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..change import CORRECTION_LABELS, METHOD_LABELS
 from ..model import OverallFigure, Results
 from ..notices import counted
-from ..planning import ExperimentPlan
+from ..notices import plural as plural_noun
+from ..planning import MAX_REPETITIONS, ExperimentPlan
 from .formatting import (
     AGGREGATE_METHODS,
     answer_sentence,
@@ -130,10 +131,6 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _maybe(value: float | None) -> str:
-    return "—" if value is None else f"{value:.5g}"
-
-
 def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
     """The variance components and the optimal repetitions, top level first."""
     lines = [f"Initial experiment {path}: {design}", "",
@@ -141,14 +138,20 @@ def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
     for level in reversed(plan.levels):
         if level.repetitions is None:
             repeat = "as the budget allows"
+        elif level.capped:
+            repeat = f"{level.repetitions:,} per unit above (capped)"
         elif level.adds_variance:
             repeat = f"{level.repetitions} per unit above"
         else:
             repeat = "1 (T² ≤ 0: adds no measurable variance)"
-        lines.append(f"  {level.name:<14}{_maybe(level.s2):>12}{_maybe(level.t2):>12}"
-                     f"{level.cost:>10g}  {repeat}")
+        lines.append(f"  {level.name:<14}{plan.variance_text(level.s2):>12}"
+                     f"{plan.variance_text(level.t2):>12}{level.cost:>10g}  {repeat}")
     top = plan.levels[-1].name
-    lines += ["", f"One {top} with the planned repetitions costs {plan.top_unit_cost:g}."]
+    for level in plan.capped:
+        lines += ["", f"The optimal number of {plural_noun(level.name)} per unit above, "
+                  f"√((Cᵢ₊₁/Cᵢ)·T²ᵢ/T²ᵢ₊₁), is beyond {MAX_REPETITIONS:,}: capped there. "
+                  "Check the unit of each --cost."]
+    lines += ["", f"One {top} with the planned repetitions costs {plan.top_unit_cost_text()}."]
     if plan.budget is not None:
         lines.append(f"A budget of {plan.budget:g} buys {counted(plan.affordable_top_units, top)} "
                      "per version; the Speedup-Test needs at least 3, and more than 30 for the "
