@@ -244,7 +244,7 @@ class _Progress:
 
 
 def _cost(text: str) -> tuple[str, float]:
-    name, _, value = text.partition("=")
+    name, _, value = text.rpartition("=")
     try:
         cost = float(value)
     except ValueError:
@@ -289,11 +289,12 @@ def plan_main(argv: Sequence[str]) -> int:
 def _plan(args: argparse.Namespace) -> int:
     from .hierarchy import variance_components
     from .planning import plan_experiment
-    from .readers import read_source, select, split_reference
+    from .readers import ReadOptions, read_source, select, split_reference
     from .render.terminal import render_plan
 
     file, name = split_reference(args.sample, Path())
-    sample = select(read_source(file), name)
+    # (plan never resamples: a design too unbalanced to bootstrap is still planned)
+    sample = select(read_source(file, options=ReadOptions(bootstrap=False)), name)
     if not sample.ok or sample.data is None:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]

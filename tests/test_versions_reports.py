@@ -32,7 +32,8 @@ def _text(path: Path) -> list[str]:
 def test_all_report_files_are_written(report):
     expected = [f"{name}.{ext}" for name in ("global", "benchmarks", "warnings", "errors")
                 for ext in ("html", "pdf")]
-    assert sorted(p.name for p in report.iterdir()) == sorted([*expected, "results.json", ".speeduptest-report"])
+    assert sorted(p.name for p in report.iterdir()) == sorted(
+        [*expected, "results.json", ".speeduptest-report"])
 
 
 def test_page_1_answers_with_a_sentence_a_figure_and_the_matrix(report):
