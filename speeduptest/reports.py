@@ -225,7 +225,7 @@ def _outline(results: Results, pages: dict[int, int], front: int):
     """The bookmarks of the per-benchmark PDF: the index, then one folder per call (in the
     order of the reports: faster, slower, uncertain, unchanged, errors) holding a bookmark
     per benchmark, the largest change first."""
-    from .render.formatting import CALL_ORDER, by_call
+    from .render.formatting import CALL_ORDER, by_call, elide
     from .render.pdf import Bookmark
 
     positions = {id(benchmark): i for i, benchmark in enumerate(results.benchmarks)}
@@ -233,7 +233,7 @@ def _outline(results: Results, pages: dict[int, int], front: int):
     for benchmark in by_call(results.benchmarks):
         call = benchmark.change.call if benchmark.change and benchmark.status == "ok" else "errors"
         page = front + pages[positions[id(benchmark)]] - 1
-        groups.setdefault(call, []).append(Bookmark(benchmark.name, page))
+        groups.setdefault(call, []).append(Bookmark(elide(benchmark.name), page))
     return [Bookmark("Index", 0), *(
         Bookmark(f"{call} ({len(groups[call])})", min(b.page for b in groups[call]),
                  tuple(groups[call]))

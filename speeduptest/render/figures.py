@@ -25,7 +25,7 @@ import numpy as np
 
 from ..change import threshold_band
 from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
-from .formatting import UNSTATED, TimeScale
+from .formatting import UNSTATED, TimeScale, elide
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
@@ -47,6 +47,8 @@ LABELLED_LIMIT = 45
 #: page 1 with the answer and the counts of the calls, so it is shorter.
 FOREST_ROWS, FOREST_FIRST_ROWS = 45, 28
 ROW_HEIGHT = 0.17 * 72  # points per benchmark in the labelled figures
+#: Characters of a benchmark's name labelling its row (elided in the middle).
+LABEL_WIDTH = 32
 WIDTH = 6.6 * 72  # points: every figure is drawn at the width it has on an A4 page
 FONT_SIZE, SMALL_SIZE = 7.0, 6.0
 #: The first family is the one the PDF is laid out with; browsers fall back on their own.
@@ -331,14 +333,6 @@ def _circle(x: float, y: float, size: float) -> str:
     return f"M{_n(x - size / 2)} {_n(y)}a{r} {r} 0 1 0 {_n(size)} 0a{r} {r} 0 1 0 {_n(-size)} 0z"
 
 
-def _short(name: str, limit: int = 32) -> str:
-    """Cut in the middle: long names (Java packages, command lines) differ at their ends."""
-    if len(name) > limit:
-        head = (limit - 1) // 3
-        name = name[:head] + "…" + name[len(name) - (limit - 1 - head):]
-    return name
-
-
 # ---------------------------------------------------------------- one benchmark's samples
 
 
@@ -470,7 +464,7 @@ def speedup_overview_figure(benchmarks: Sequence[BenchmarkResult]) -> str | None
     log = _use_log(values)
     limits = _limits([*values, 1.0], log)
     if labelled:
-        labels = [_short(b.name) for b in analysed]
+        labels = [elide(b.name, LABEL_WIDTH) for b in analysed]
         top, bottom_margin = 22.0, 34.0
         height = ROW_HEIGHT * len(analysed) + top + bottom_margin
         canvas = Canvas(WIDTH, height)
@@ -573,8 +567,8 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
     if not analysed:
         return []
     rows: list[tuple[str, float, float | None, float | None, str]] = [
-        (_short(b.name), b.analysis.speedup.mean, b.change.low, b.change.high, b.change.call)
-        for b in analysed]
+        (elide(b.name, LABEL_WIDTH), b.analysis.speedup.mean, b.change.low, b.change.high,
+         b.change.call) for b in analysed]
     if geometric_mean is not None:
         rows.append(("geometric mean", geometric_mean.value, geometric_mean.low,
                      geometric_mean.high, "geometric"))

@@ -1,8 +1,10 @@
-"""Number formats shared by every renderer (no statistics here)."""
+"""Number formats shared by every renderer (no statistics here), and the one way input text
+(names, paths, messages) is bounded where it is laid out."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -13,6 +15,45 @@ from ..effect_size import change_words
 
 if TYPE_CHECKING:
     from ..model import BenchmarkResult, Results
+
+
+# ---------------------------------------------------------------- input text, bounded
+
+#: The most characters of an input string laid out: a name in a table cell, a list, a line
+#: of the terminal, summary.md or table.tex (the limit of the names quoted in messages);
+#: a name in a heading, or a file path or a command line in a line of text; a warning or
+#: an error message, each of its words at most ``LONG_WIDTH``. A longer string is elided in
+#: the middle: laying out a word costs a PDF time that grows with the square of its length
+#: (a name of 20,000 characters took a minute). results.json and results.csv keep it whole.
+NAME_WIDTH, LONG_WIDTH, MESSAGE_WIDTH = 80, 200, 2000
+_SPACES = re.compile(r"(\s+)")
+
+
+def elide(text: str, width: int = NAME_WIDTH) -> str:
+    """``text`` whole when it has at most ``width`` characters, else cut to ``width`` by an
+    ellipsis in the middle: its first third and its last two thirds, where names that share
+    a long prefix (Java packages, command lines, paths) differ."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 3
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
+def elide_long(text: str) -> str:
+    """A name in a heading, or a path or a command line in a line of text."""
+    return elide(text, LONG_WIDTH)
+
+
+def elide_message(text: str) -> str:
+    """A warning or an error: each word (a quoted name, a path) at most ``LONG_WIDTH``
+    characters, the whole at most ``MESSAGE_WIDTH``."""
+    if len(text) <= LONG_WIDTH:
+        return text
+    text = "".join(elide(part, LONG_WIDTH) for part in _SPACES.split(text))
+    return elide(text, MESSAGE_WIDTH)
+
+
+# ---------------------------------------------------------------- numbers
 
 
 def speedup(value: float | None) -> str:

@@ -2,7 +2,8 @@
 
 The same HTML is turned into PDF by :mod:`speeduptest.render.pdf` (weasyprint reads the print
 rules of the stylesheet), so both formats show exactly the same content. Templates only lay out
-what the results model holds; the filters below only format numbers.
+what the results model holds; the filters below only format numbers and bound input text
+(names, paths and messages are elided to a width, see :func:`formatting.elide`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from .formatting import (
     calls_basis,
     change,
     correction_short,
+    elide,
+    elide_long,
+    elide_message,
     gain,
     interval,
     level,
@@ -347,7 +351,8 @@ def environment() -> jinja2.Environment:
                        time=time, variance=variance, change=change, gain=gain, level=level,
                        plural=plural, probability=probability, adjusted=adjusted,
                        interval_label=interval_label, call_note=call_note,
-                       threshold=threshold)
+                       threshold=threshold, elide=elide, elide_long=elide_long,
+                       elide_message=elide_message)
     env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
                        describe_grid=describe_grid, tests_grid=tests_grid)
     return env

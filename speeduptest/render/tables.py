@@ -1,6 +1,8 @@
 """Compact per-benchmark outputs: a Markdown summary for pull-request comments, a CSV table
 for spreadsheets and pandas, and a booktabs LaTeX table for papers. All read the results
-model only: every figure here was computed by the analysis; this module formats it."""
+model only: every figure here was computed by the analysis; this module formats it. Names
+and messages are whole in the CSV (data), elided in the Markdown and LaTeX tables (laid
+out), as by :func:`formatting.elide`."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from .formatting import (
     answer_sentence,
     by_call,
     change,
+    elide,
+    elide_message,
     interval,
     level,
     threshold,
@@ -26,10 +30,10 @@ from .formatting import (
 
 # --------------------------------------------------------------------------- shared words
 
-#: The call of a benchmark (SPEC §8), with a mark that reads at a glance in a PR comment.
+#: The call of a benchmark, with a mark that reads at a glance in a PR comment.
 CALL_MARKS = {"faster": "✅ faster", "slower": "🔻 slower", "unchanged": "➖ unchanged",
               "uncertain": "❔ uncertain"}
-#: The Speedup-Test verdicts (SPEC §4) in plain words: no marks, so that they never read as
+#: The Speedup-Test verdicts in plain words: no marks, so that they never read as
 #: a call. A significant verdict of the reverse protocol reads "slower".
 VERDICT_WORDS = {"significant": "faster", "not_significant": "not significant",
                  "inconclusive": "inconclusive"}
@@ -80,12 +84,12 @@ CSV_COLUMNS = (
     "speedup_mean", "speedup_median", "speedup_min", "ci_low", "ci_high", "ci_method",
     "mean_verdict", "mean_reason", "mean_max_confidence",
     "median_verdict", "median_reason", "median_max_confidence", "statement", "errors",
-    # The call (SPEC §8): its corrected interval of the speedup of the means.
+    # The call: its corrected interval of the speedup of the means.
     "call", "call_low", "call_high", "call_confidence", "call_method", "correction",
     "threshold", "call_reason", "p_value_no_change",
     # The deciding test of the mean verdict, adjusted over the analysed benchmarks.
     "p_value", "p_value_holm", "p_value_bh",
-    # The Speedup-Test's tests (SPEC §4), the t-test as the protocol chose it.
+    # The Speedup-Test's tests, the t-test as the protocol chose it.
     "t_test_variant", "t_test_p_value", "wilcoxon_p_value", "ks_p_value",
     "shapiro_initial_p_value", "shapiro_optimized_p_value", "f_test_p_value",
     # The protocol run in reverse: "significant" means significantly slower.
@@ -276,7 +280,7 @@ def _md_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
             ci = f"{ci} ({_METHOD_LABELS[call.method]})"
     probability = analysis.probability_faster
     mean, median = _verdicts(benchmark)
-    return (f"| {_md_escape(benchmark.name)} | {mark} | {change(analysis.speedup.mean)} | "
+    return (f"| {_md_escape(elide(benchmark.name))} | {mark} | {change(analysis.speedup.mean)} | "
             f"{ci} | {'—' if probability is None else f'{probability:.0%}'} | "
             f"{mean} | {median} |")
 
@@ -351,8 +355,10 @@ def render_markdown(results: Results) -> str:
             more = len(benchmark.errors) - 1
             if more > 0:
                 message += f" (and {_plural(more, 'more error')})"
-            lines.append(f"| {_md_escape(benchmark.name)} | ❌ {_md_escape(message)} |")
-    lines += [f"\n⚠️ {_md_escape(notice.message)}" for notice in results.input_notices]
+            lines.append(f"| {_md_escape(elide(benchmark.name))} | "
+                         f"❌ {_md_escape(elide_message(message))} |")
+    lines += [f"\n⚠️ {_md_escape(elide_message(notice.message))}"
+              for notice in results.input_notices]
     lines += ["", _md_footnote(results, shared)]
     return "\n".join(lines) + "\n"
 
@@ -464,7 +470,7 @@ def _tex_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
     if call is not None and call.method != shared.method and call.bounded:
         ci += r"$^\dagger$"
     mean, median = _verdicts(benchmark)
-    return (f"{_tex_escape(benchmark.name)} & {call.call if call else '--'} & {value} & "
+    return (f"{_tex_escape(elide(benchmark.name))} & {call.call if call else '--'} & {value} & "
             f"{ci} & {_LATEX_VERDICTS[mean]} & {_LATEX_VERDICTS[median]} \\\\")
 
 

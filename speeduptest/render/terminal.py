@@ -1,4 +1,5 @@
-"""The short summary printed on the terminal (SPEC §2)."""
+"""The short summary printed on the terminal: names and messages elided to a width (as by
+:func:`formatting.elide`), whole in results.json."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .formatting import (
     answer_sentence,
     by_call,
     change,
+    elide,
+    elide_message,
     interval,
     plural,
     speedup,
@@ -46,7 +49,8 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
 
 def _benchmark_lines(results: Results) -> list[str]:
     """One line per benchmark, by call: the call, the change, its corrected interval."""
-    width = max([len(b.name) for b in results.benchmarks] + [9])
+    names = {id(b): elide(b.name) for b in results.benchmarks}
+    width = max([len(name) for name in names.values()] + [9])
     changes = [change(b.analysis.speedup.mean) for b in results.analysed]
     shift = max([len(text) for text in changes] + [14])
     # With different levels (config rows with their own confidence), each row names its own.
@@ -57,15 +61,15 @@ def _benchmark_lines(results: Results) -> list[str]:
     for benchmark in by_call(results.benchmarks):
         analysis, call = benchmark.analysis, benchmark.change
         if analysis is None or call is None:
-            first = str(benchmark.errors[0]) if benchmark.errors else "error"
-            lines.append(f"  {'ERROR':<9}  {benchmark.name:<{width}}  {first}")
+            first = elide_message(str(benchmark.errors[0])) if benchmark.errors else "error"
+            lines.append(f"  {'ERROR':<9}  {names[id(benchmark)]:<{width}}  {first}")
             continue
         reverse = benchmark.slowdown
         verdicts = (verdict_mark(analysis.mean.verdict, reverse and reverse.mean.verdict),
                     verdict_mark(analysis.median.verdict, reverse and reverse.median.verdict))
         probability = analysis.probability_faster
         lines.append(
-            f"  {call.call:<9}  {benchmark.name:<{width}}  "
+            f"  {call.call:<9}  {names[id(benchmark)]:<{width}}  "
             f"{change(analysis.speedup.mean):>{shift}}  "
             f"{interval(call.low, call.high, call.threshold):<19}  "
             + (f"{percent_level(call.confidence):>8}  " if per_row else "") +
@@ -127,7 +131,7 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
                  else "see results.json" if "json" in formats else "see the list above")
         lines.append(f"{plural(failed, 'benchmark')} could not be analysed; {where}.")
     for notice in results.input_notices:
-        lines.append(f"Warning: {notice.message}")
+        lines.append(f"Warning: {elide_message(notice.message)}")
     return "\n".join(lines) + "\n"
 
 

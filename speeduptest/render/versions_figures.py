@@ -10,6 +10,8 @@ the box plot's quartiles).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..versions_model import VersionsBenchmark, VersionsResults
@@ -24,17 +26,41 @@ from .figures import (
     Canvas,
     _limits,
     _n,
-    _short,
     text_width,
 )
-from .formatting import TimeScale, speedup
+from .formatting import TimeScale, elide, speedup
 
+#: Characters of a version's name labelling its row (elided in the middle).
+VERSION_WIDTH = 24
+#: How much wider bold text is than :func:`text_width` measures.
+BOLD = 1.1
 BEST_COLOUR = "#2E7D32"
 OTHER_COLOUR = "#616161"
 BASELINE_COLOUR = "#1F4E9A"
 SAMPLE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860",
                   "#DA8BC3", "#8C8C8C", "#CCB974", "#64B5CD")
 
+
+
+def _fitted(name: str, room: float) -> str:
+    """A version's name elided to VERSION_WIDTH characters, and further until it fits in
+    ``room`` points set in bold (a name of wide letters)."""
+    width = VERSION_WIDTH
+    text = elide(name, width)
+    while width > 5 and text_width(text) * BOLD > room:
+        width -= 1
+        text = elide(name, width)
+    return text
+
+
+def _labels(names: Sequence[str], limit: float) -> tuple[list[str], float]:
+    """The versions' labels, and the width of the column they end in: that of the widest
+    label and a margin, at most ``limit`` points, the labels elided further to fit it."""
+    labels = [elide(name, VERSION_WIDTH) for name in names]
+    widest = max(text_width(label) for label in labels) + 12
+    if widest > limit:
+        labels = [_fitted(name, limit - 12) for name in names]
+    return labels, min(limit, widest)
 
 def _axis_below(canvas: Canvas, axis: Axis, top: float, bottom: float, count: int = 5) -> None:
     """Ticks and labels under ``bottom``, light grid lines up to ``top``."""
@@ -96,7 +122,7 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
     bottom = top + row * len(ranking)
     height = bottom + 40
     canvas = Canvas(WIDTH, height)
-    label_width = min(130.0, max(text_width(_short(s.name, 24)) for s in ranking) + 12)
+    labels, label_width = _labels([s.name for s in ranking], 130.0)
     gap = 26.0
     middle = label_width + (WIDTH - label_width - gap - 8) / 2
     values = [1.0]
@@ -121,16 +147,16 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
         canvas.path(f"M{_n(one)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.8,
                     dash="3 2")
     canvas.text((left.start + left.end) / 2, top - 6,
-                f"speedup over the baseline {_short(results.baseline_name, 24)}",
+                f"speedup over the baseline {elide(results.baseline_name, VERSION_WIDTH)}",
                 anchor="middle", weight="bold")
     canvas.text((right.start + right.end) / 2, top - 6, "the best's speedup over it",
                 anchor="middle", weight="bold")
     bars: dict[str, list[str]] = {}
     marks: dict[str, list[str]] = {}
-    for position, standing in enumerate(ranking):
+    for position, (standing, label) in enumerate(zip(ranking, labels, strict=True)):
         y = top + row * (position + 0.5)
         colour = BEST_COLOUR if standing.best else OTHER_COLOUR
-        canvas.text(label_width - 6, y + 2.5, _short(standing.name, 24), anchor="end",
+        canvas.text(label_width - 6, y + 2.5, label, anchor="end",
                     weight="bold" if standing.best else None)
         g = standing.geometric_mean
         if g is None:  # the baseline: 1 by definition
@@ -185,14 +211,14 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     bottom = top + row * len(rows)
     height = bottom + 26
     canvas = Canvas(WIDTH, height)
-    label_width = min(150.0, max(text_width(_short(name, 24)) for name, _ in rows) + 12)
+    labels, label_width = _labels([name for name, _ in rows], 150.0)
     low = min(float(v.min()) for _, v in rows)
     high = max(float(v.max()) for _, v in rows)
     log = low > 0 and high / 4 >= low
     axis = Axis(*_limits([low, high], log, 0.04, 1.05), label_width, WIDTH - 46, log)
     _axis_below(canvas, axis, top, bottom, count=6)
     boxes, medians, means = [], [], []
-    for position, (name, values) in enumerate(rows):
+    for position, ((name, values), label) in enumerate(zip(rows, labels, strict=True)):
         y = top + row * (position + 0.5)
         colour = SAMPLE_COLOURS[position % len(SAMPLE_COLOURS)]
         xs = np.unique(np.round(axis.array(values), 1))
@@ -206,7 +232,7 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
         medians.append(f"M{_n(median)} {_n(y - h)}v{_n(2 * h)}")
         mean = axis(float(values.mean()))
         means.append(f"M{_n(mean - 1.8)} {_n(y)}a1.8 1.8 0 1 0 3.6 0a1.8 1.8 0 1 0 -3.6 0z")
-        canvas.text(label_width - 5, y + 2.5, _short(name, 24), anchor="end")
+        canvas.text(label_width - 5, y + 2.5, label, anchor="end")
         if letters.get(name):
             canvas.text(WIDTH - 40, y + 2.5, letters[name], weight="bold")
     canvas.path("".join(boxes), stroke="#000", width=0.8)

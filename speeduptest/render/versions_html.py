@@ -18,7 +18,7 @@ from ..model import BenchmarkResult
 from ..notices import Notice
 from ..parallel import default_workers, worker_pool
 from ..versions_model import HolmAdjusted, VersionsBenchmark, VersionsResults
-from .formatting import TimeScale, level, threshold, time_scale
+from .formatting import TimeScale, elide, level, threshold, time_scale
 from .html import environment
 from .versions_figures import versions_distribution_figure, versions_forest_figure
 from .versions_text import answer_sentence
@@ -108,7 +108,7 @@ def warned(results: VersionsResults) -> list[WarnedBenchmark]:
         for comparison in results.comparisons:
             result = comparison.by_benchmark[index]
             if result is not None:
-                label = f"{comparison.version} vs {comparison.baseline}"
+                label = f"{elide(comparison.version)} vs {elide(comparison.baseline)}"
                 notices += [(label, notice) for notice in result.notices]
         if notices:
             found.append(WarnedBenchmark(index, benchmark.name, tuple(notices)))

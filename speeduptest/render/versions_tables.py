@@ -2,12 +2,13 @@
 speedups over the baseline with calls and letters), results.csv (one row per benchmark and
 version) and table.tex (the matrix as a booktabs longtable). Formatting only: every figure is
 read from :class:`speeduptest.versions_model.VersionsResults`. User text is escaped as by
-:mod:`speeduptest.render.tables` (whose cell functions are reused)."""
+:mod:`speeduptest.render.tables` (whose cell functions are reused); names are whole in the
+CSV, elided in the Markdown and LaTeX tables."""
 
 from __future__ import annotations
 
 from ..versions_model import VersionsResults
-from .formatting import interval, speedup
+from .formatting import elide, interval, speedup
 from .tables import CALL_MARKS, _csv_cell, _md_escape, _tex_escape
 from .versions_text import answer_sentence
 
@@ -87,7 +88,7 @@ def _cell_text(results: VersionsResults, index: int, v: int) -> tuple[str, str, 
 def render_versions_markdown(results: VersionsResults) -> str:
     lines = ["#### speeduptest: which version is fastest?", "",
              _md_escape(answer_sentence(results)), "",
-             "| rank | version | speedup over " + _md_escape(results.baseline_name)
+             "| rank | version | speedup over " + _md_escape(elide(results.baseline_name))
              + " (geometric mean, CI) | the best's speedup over it (CI) | |",
              "|---:|---|---|---|---|"]
     for standing in results.ranking:
@@ -98,17 +99,17 @@ def render_versions_markdown(results: VersionsResults) -> str:
                 else f"{speedup(versus.value)} ({interval(versus.low, versus.high)})")
         mark = ("best" if standing.rank == 1 and results.common else
                 "tied with the best" if standing.best else "")
-        lines.append(f"| {standing.rank} | {_md_escape(standing.name)} | {over} | {best} | "
+        lines.append(f"| {standing.rank} | {_md_escape(elide(standing.name))} | {over} | {best} | "
                      f"{mark} |")
-    lines += ["", "| benchmark | " + " | ".join(_md_escape(v) for v in results.versions) + " |",
-              "|---|" + "---:|" * len(results.versions)]
+    lines += ["", "| benchmark | " + " | ".join(_md_escape(elide(v)) for v in results.versions)
+              + " |", "|---|" + "---:|" * len(results.versions)]
     for index, benchmark in enumerate(results.benchmarks):
         cells = []
         for v in range(len(results.versions)):
             text, call, letters = _cell_text(results, index, v)
             mark = CALL_MARKS[call].split(" ")[0] + " " if call else ""
             cells.append(f"{mark}{text}" + (f" `{letters}`" if letters else ""))
-        lines.append(f"| {_md_escape(benchmark.name)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_md_escape(elide(benchmark.name))} | " + " | ".join(cells) + " |")
     lines += ["", "<sub>Speedup of the means over the baseline with the call of that "
               "comparison (✅ faster, 🔻 slower, ➖ unchanged, ❔ uncertain; corrected over all "
               "comparisons); letters: versions sharing a letter are not told apart on that "
@@ -120,10 +121,10 @@ def render_versions_latex(results: VersionsResults) -> str:
     k = len(results.versions)
     lines = [r"\begin{longtable}{l" + "r" * k + "}",
              r"\caption{Speedup of the means over the baseline "
-             + _tex_escape(results.baseline_name) + r" per benchmark, with the letters of the "
-             r"post-hoc test of all versions (versions sharing a letter are not told apart; "
-             r"a = fastest).}\\", r"\toprule",
-             "Benchmark & " + " & ".join(_tex_escape(v) for v in results.versions) + r" \\",
+             + _tex_escape(elide(results.baseline_name))
+             + r" per benchmark, with the letters of the post-hoc test of all versions "
+             r"(versions sharing a letter are not told apart; a = fastest).}\\", r"\toprule",
+             "Benchmark & " + " & ".join(_tex_escape(elide(v)) for v in results.versions) + r" \\",
              r"\midrule", r"\endhead"]
     for index, benchmark in enumerate(results.benchmarks):
         cells = []
@@ -131,7 +132,7 @@ def render_versions_latex(results: VersionsResults) -> str:
             text, _, letters = _cell_text(results, index, v)
             text = text.replace("×", r"$\times$")
             cells.append(text + (rf" \textsuperscript{{{letters}}}" if letters else ""))
-        lines.append(_tex_escape(benchmark.name) + " & " + " & ".join(cells) + r" \\")
+        lines.append(_tex_escape(elide(benchmark.name)) + " & " + " & ".join(cells) + r" \\")
     lines.append(r"\midrule")
     cells = []
     for standing in results.standings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..change import CORRECTION_LABELS
 from ..versions_model import VersionsBenchmark, VersionsResults, VersionStanding
-from .formatting import change, interval, level, plural, speedup, threshold
+from .formatting import change, elide, elide_message, interval, level, plural, speedup, threshold
 
 #: How a call of one version against the baseline shows in the terminal matrix.
 CALL_MARKS = {"faster": "▲", "slower": "▼", "unchanged": "=", "uncertain": "?"}
@@ -36,31 +36,31 @@ def answer_sentence(results: VersionsResults) -> str:
     runner = ranking[1]
     if len(tied) == k - 1:  # an A/A run: nothing is shown faster, say that first
         text = (f"No version is shown faster than the others: of {k} versions, "
-                + (f"the baseline, {best.name}, leads" if best.baseline
-                   else f"{best.name} leads"))
+                + (f"the baseline, {elide(best.name)}, leads" if best.baseline
+                   else f"{elide(best.name)} leads"))
     else:
-        text = (f"The baseline, {best.name}, is the fastest of {k} versions" if best.baseline
-                else f"{best.name} is the fastest of {k} versions")
+        text = (f"The baseline, {elide(best.name)}, is the fastest of {k} versions" if best.baseline
+                else f"{elide(best.name)} is the fastest of {k} versions")
     versus_baseline = "" if best.baseline else (
-        f"{change(best.speedup)} than the baseline {results.baseline_name} "
+        f"{change(best.speedup)} than the baseline {elide(results.baseline_name)} "
         f"({_figures(best, 'baseline')})")
     if tied:
         first = tied[0]
         if not best.baseline:
             text += f", {versus_baseline}"
-        text += (f", but {_names([s.name for s in tied])} "
+        text += (f", but {_names([elide(s.name) for s in tied])} "
                  f"{'is' if len(tied) == 1 else 'are'} indistinguishable from it (it is "
-                 f"{change(first.versus_best.value)} than {first.name}, "
+                 f"{change(first.versus_best.value)} than {elide(first.name)}, "
                  f"{_figures(first, 'best')})")
     else:
         text += (f": {change(runner.versus_best.value)} than the next best, "
-                 f"{'the baseline ' if runner.baseline else ''}{runner.name} "
+                 f"{'the baseline ' if runner.baseline else ''}{elide(runner.name)} "
                  f"({_figures(runner, 'best')})")
         if not best.baseline and not runner.baseline:
             text += f", and {versus_baseline}"
     slowest = ranking[-1]
     if k >= 3 and not slowest.best and slowest is not runner:
-        text += (f"; {slowest.name} is the slowest, {change(1 / slowest.versus_best.value)} "
+        text += (f"; {elide(slowest.name)} is the slowest, {change(1 / slowest.versus_best.value)} "
                  "than it")
     return (f"{text} (geometric means of the speedups over "
             f"{plural(len(results.common), 'benchmark')}, threshold "
@@ -85,23 +85,24 @@ def _cell(results: VersionsResults, benchmark: VersionsBenchmark, index: int,
 
 
 def _matrix(results: VersionsResults) -> list[str]:
-    names = list(results.versions)
+    names = [elide(name) for name in results.versions]
     cells = [[_cell(results, b, i, v) for v in range(len(names))]
              for i, b in enumerate(results.benchmarks)]
-    name_width = max([len(b.name) for b in results.benchmarks] + [9])
+    benchmarks = [elide(b.name) for b in results.benchmarks]
+    name_width = max([len(name) for name in benchmarks] + [9])
     widths = [max([len(name)] + [len(row[v]) for row in cells]) for v, name in enumerate(names)]
     lines = [("  " + "  ".join([f"{'benchmark':<{name_width}}"]
                                + [f"{name:<{w}}" for name, w in zip(names, widths,
                                                                     strict=True)])).rstrip()]
-    for benchmark, row in zip(results.benchmarks, cells, strict=True):
-        lines.append(("  " + "  ".join([f"{benchmark.name:<{name_width}}"]
+    for benchmark, row in zip(benchmarks, cells, strict=True):
+        lines.append(("  " + "  ".join([f"{benchmark:<{name_width}}"]
                                        + [f"{c:<{w}}" for c, w in zip(row, widths,
                                                                       strict=True)])).rstrip())
     return lines
 
 
 def _ranking(results: VersionsResults) -> list[str]:
-    width = max(len(name) for name in results.versions)
+    width = max(len(elide(name)) for name in results.versions)
     lines = [f"  {'rank':>4}  {'version':<{width}}  {'speedup over the baseline':<36}  "
              "the best's speedup over it"]
     for standing in results.ranking:
@@ -116,7 +117,7 @@ def _ranking(results: VersionsResults) -> list[str]:
         else:
             versus = (f"{speedup(standing.versus_best.value)}, {_figures(standing, 'best')}"
                       + (": tied with the best" if standing.best else ""))
-        lines.append(f"  {standing.rank:>4}  {standing.name:<{width}}  {against:<36}  "
+        lines.append(f"  {standing.rank:>4}  {elide(standing.name):<{width}}  {against:<36}  "
                      f"{versus}".rstrip())
     return lines
 
@@ -128,7 +129,7 @@ def render_versions_terminal(results: VersionsResults, formats: tuple[str, ...] 
              "(delta-method intervals; tied with the best: the best's speedup over it has an "
              "interval at 1 − α/(k − 1) that does not lie above 1 + threshold):"]
     lines += _ranking(results)
-    lines += ["", f"Speedup of the means over {results.baseline_name} (the baseline), call "
+    lines += ["", f"Speedup of the means over {elide(results.baseline_name)} (the baseline), call "
               "(▲ faster, ▼ slower, = unchanged, ? uncertain) and letters (versions sharing a "
               "letter are not told apart on that benchmark; a = fastest):"]
     lines += _matrix(results)
@@ -140,15 +141,15 @@ def render_versions_terminal(results: VersionsResults, formats: tuple[str, ...] 
                  else CORRECTION_LABELS[settings.correction]) + " over all of them."]
     for comparison in results.comparisons:
         calls = comparison.results.overall.calls
-        lines.append(f"  {comparison.version}: {calls.faster} faster, {calls.slower} slower, "
-                     f"{calls.unchanged} unchanged, {calls.uncertain} uncertain")
+        lines.append(f"  {elide(comparison.version)}: {calls.faster} faster, {calls.slower} "
+                     f"slower, {calls.unchanged} unchanged, {calls.uncertain} uncertain")
     failed = results.failed
     if failed:
         where = ("see errors.html" if "html" in formats else "see errors.pdf" if "pdf" in formats
                  else "see results.json" if "json" in formats else "see below")
         lines += ["", f"{plural(len(failed), 'benchmark')} with errors; {where}."]
         if where == "see below":
-            lines += [f"  {error}" for error in results.errors[:20]]
+            lines += [f"  {elide_message(str(error))}" for error in results.errors[:20]]
     for notice in results.notices:
-        lines.append(f"Warning: {notice.message}")
+        lines.append(f"Warning: {elide_message(notice.message)}")
     return "\n".join(lines) + "\n"
