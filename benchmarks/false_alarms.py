@@ -1,4 +1,4 @@
-"""False alarms and power of the calls (SPEC §8), by simulation.
+"""False alarms and power of the calls, by simulation.
 
 Usage: python benchmarks/false_alarms.py [--suites 1000] [--benchmarks 100] [--seed 1]
                                          [--protocol-suites 100]

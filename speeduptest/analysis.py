@@ -138,7 +138,7 @@ class _Pair:
     alpha: float
     initial: Hierarchy
     optimized: Hierarchy
-    call_confidence: float = 0.95  # the highest level its call interval can get (SPEC §8)
+    call_confidence: float = 0.95  # the highest level its call interval can get
     call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
     paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
 
@@ -348,7 +348,7 @@ def _analyse_pairs(
                                         np.array([pair.call_confidence for pair in pairs]))[2]
         protocols = []
         for pair, parts in zip(pairs, batched, strict=True):
-            # The protocol's independent observations are the top-level units (SPEC §7).
+            # The protocol's independent observations are the top-level units (Kalibera & Jones).
             analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
                                     alpha=pair.alpha, large_sample=settings.large_sample,
                                     tests=parts.tests, summaries=parts.summaries,

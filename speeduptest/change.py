@@ -1,4 +1,4 @@
-"""The call of every benchmark: faster, slower, unchanged or uncertain (SPEC §8).
+"""The call of every benchmark: faster, slower, unchanged or uncertain.
 
 The Speedup-Test verdicts answer "is the optimized version significantly faster?" one
 benchmark at a time. The call answers what a reader or a CI job acts on, over a whole suite:
@@ -283,7 +283,7 @@ class Change:
     reason: str
     why: str = "includes-1"  # the reason in a word: a key of WHY
     notices: tuple[Notice, ...] = ()
-    p_value: float | None = None  # the deciding test of the mean verdict (SPEC §4, forward)
+    p_value: float | None = None  # the deciding test of the mean verdict (forward)
     holm: float | None = None  # its Holm adjustment over the analysed benchmarks
     bh: float | None = None  # its Benjamini–Hochberg adjustment
 
@@ -424,7 +424,7 @@ def decide_calls(
     threshold: float = DEFAULT_THRESHOLD,
     correction: Correction = DEFAULT_CORRECTION,
 ) -> list[Change]:
-    """The call of every analysed benchmark of a run (SPEC §8).
+    """The call of every analysed benchmark of a run.
 
     ``bootstrap_ratios``: per benchmark, resampled speedups of the means, used where Fieller's
     interval is unbounded at the corrected level (None where it cannot be). ``protocol_p_values``:

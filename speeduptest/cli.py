@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
-from .command import EXIT_INTERRUPTED, EXIT_TERMINATED  # (the entry point's too)
+from .exits import (
+    EXIT_BENCHMARK_ERRORS,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_NOTHING_ANALYSED,
+    EXIT_OK,
+    EXIT_SLOWER,
+    EXIT_TERMINATED,
+)
 from .nocycles import built_then_read
 from .output import (
     DEFAULT_FORMATS,
@@ -37,8 +45,6 @@ if TYPE_CHECKING:
 # The analysis, the readers and the renderers are imported where they are used: the options
 # are parsed (and --help answered) without scipy, statsmodels or matplotlib.
 
-EXIT_OK, EXIT_BENCHMARK_ERRORS, EXIT_NOTHING_ANALYSED, EXIT_SLOWER = 0, 1, 2, 3
-EXIT_INTERNAL = 4
 EXIT_STATUS_HELP = (
     "exit status: 0 every benchmark analysed; 1 reports written, but some benchmarks have "
     "errors (see errors.html or results.json); 2 bad usage or options, or nothing could be "

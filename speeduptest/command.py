@@ -14,10 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-#: The exit status of an interrupted run (the command's, :mod:`speeduptest.cli`, too).
-EXIT_INTERRUPTED = 130
-#: The exit status of a run ended by SIGTERM (128 + 15, as the shells report it).
-EXIT_TERMINATED = 143
+from .exits import EXIT_INTERRUPTED, EXIT_TERMINATED
+
 #: An open file descriptor to which the command writes "ready" once its own code runs
 #: (before, a signal lands in the interpreter's start-up): what tests wait for.
 READY_FD_VARIABLE = "SPEEDUPTEST_READY_FD"

@@ -1,4 +1,4 @@
-"""Reading the config CSV: one row per benchmark (SPEC §3).
+"""Reading the config CSV: one row per benchmark.
 
 Problems with one row become errors of that benchmark (with file and line) and the other rows
 are still read (each line is read as CSV on its own, so that an unclosed quote cannot swallow

@@ -52,7 +52,7 @@ CALL_RESAMPLES_BUDGET = 10_000_000
 #: the delta method on the log of each (default), or the bootstrap.
 AGGREGATE_INTERVALS = ("delta", "bootstrap")
 DEFAULT_AGGREGATE_INTERVAL = "delta"
-#: Resamples of each benchmark's bootstrap interval unless --bootstrap says otherwise: SPEC's
+#: Resamples of each benchmark's bootstrap interval unless --bootstrap says otherwise:
 #: 10,000 for runs of up to AUTO_RESAMPLES_BUDGET / 10,000 = 100 benchmarks; beyond, the budget
 #: shared out, but never fewer than MIN_AUTO_RESAMPLES (50 beyond each end of a 95% interval:
 #: the bounds move by ~1.5% of the interval's width between seeds). The interval is a
@@ -75,7 +75,7 @@ BOOTSTRAP_DRAWS_BUDGET = 50_000_000
 
 def default_resamples(benchmarks: int, aggregate_interval: str) -> int:
     """Resamples per benchmark when --bootstrap is not given (see DEFAULT_RESAMPLES); the
-    bootstrap aggregate intervals keep SPEC's 10,000 whatever the run's size."""
+    bootstrap aggregate intervals keep the documented 10,000 whatever the run's size."""
     if aggregate_interval == "bootstrap":
         return DEFAULT_RESAMPLES
     shared = AUTO_RESAMPLES_BUDGET // max(benchmarks, 1)

@@ -138,7 +138,7 @@ class BenchmarkResult:
     analysis: PairAnalysis | None = None
     effect: EffectSize | None = None
     slowdown: SlowdownCheck | None = None
-    change: Change | None = None  # the call (SPEC §8)
+    change: Change | None = None  # the call (faster, slower, unchanged, uncertain)
     design: str | None = None  # how hierarchical samples were reduced, in words
     errors: tuple[InputError, ...] = ()
     unit: str | None = None  # "s" when the files stated their unit; None: as in the files
@@ -232,7 +232,7 @@ class Overall:
     min: OverallFigure
     geometric_mean: AggregateInterval | None = None
     calls: CallCounts | None = None
-    # The geometric mean's interval judged as a benchmark's is (SPEC §8 rule, uncorrected).
+    # The geometric mean's interval judged as a benchmark's is (the call's rule, uncorrected).
     call: Call | None = None
     caveat: str = ""
     notices: tuple[Notice, ...] = ()
@@ -248,7 +248,7 @@ class Settings:
     # for the run's size (the analysis puts the number it used in the results' settings).
     bootstrap: int | None = None
     seed: int = 0
-    threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged" (SPEC §8)
+    threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged"
     correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
     fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
     # How the aggregate intervals are made: "delta" (default) or "bootstrap".
@@ -340,6 +340,6 @@ class Results:
         """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""
         import pandas as pd
 
-        from .render.tables import CSV_COLUMNS, benchmark_rows
+        from .table_rows import CSV_COLUMNS, benchmark_rows
 
         return pd.DataFrame(benchmark_rows(self), columns=list(CSV_COLUMNS))

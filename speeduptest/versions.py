@@ -900,7 +900,8 @@ def choose_omnibus(
     rank_posthoc: Literal["dunn", "conover"] = "dunn",
     shapiro: Sequence[ShapiroResult] | None = None,
 ) -> OmnibusChoice:
-    """Compare k versions by the logic of the Speedup-Test protocol (SPEC §4), for k groups.
+    """Compare k versions by the logic of the Speedup-Test protocol (Touati et al. 2013,
+    section 4), for k groups.
 
     *Small* means some version has at most ``large_sample`` values.
 

@@ -3,14 +3,14 @@
 1. **Every version against the baseline**, with the whole two-version analysis
    (:func:`speeduptest.analysis.analyse_benchmarks`: the Speedup-Test protocol both ways, the
    effect-size intervals, the calls): one run over the (k − 1)·b comparisons, so that the
-   calls' correction (``--correction``, SPEC §8) covers every comparison of the run, and each
+   calls' correction (``--correction``) covers every comparison of the run, and each
    comparison's random stream is its own. The deciding p-values of each benchmark's k − 1
    comparisons are then Holm-adjusted (:class:`HolmAdjusted`).
 2. **Per benchmark, all versions together** on the top-level unit means, as the protocol:
    :func:`speeduptest.versions.choose_omnibus` (ANOVA, Welch's ANOVA or Kruskal–Wallis, then
    Tukey HSD, Games–Howell or Dunn) and the compact letters.
 3. **Across benchmarks, per version**: the two-version overall figures against the baseline
-   (SPEC §5 overall speedup, geometric mean with its interval, accelerated proportion with its
+   (overall speedup, geometric mean with its interval, accelerated proportion with its
    interval; :func:`speeduptest.overall.overall_figures`), and a ranking by the geometric mean
    over the benchmarks analysed for every version, with the versions tied with the best
    (:class:`speeduptest.versions_model.VersionStanding`).

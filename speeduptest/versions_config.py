@@ -1,6 +1,6 @@
 """Configs that name several versions of every benchmark (issue 12).
 
-Two forms besides the two-version config (``benchmark,initial,optimized``, SPEC §3), told apart
+Two forms besides the two-version config (``benchmark,initial,optimized``), told apart
 by the header:
 
 - **wide**: ``benchmark,<version 1>,<version 2>,…[,weight][,confidence]``, one column per
@@ -41,7 +41,7 @@ from .readers import split_reference
 from .samples import MAX_NAME, csv_rows, listed, quote, visible
 
 LONG_COLUMNS = ("benchmark", "version", "sample")
-Form = str  # "pair" (SPEC §3), "wide" or "long"
+Form = str  # "pair" (benchmark,initial,optimized), "wide" or "long"
 
 
 @dataclass(frozen=True)

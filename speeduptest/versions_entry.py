@@ -51,8 +51,9 @@ def analyse_any_config(
     options: ReadOptions = DEFAULT_OPTIONS, workers: int | None = None,
     fetch: Fetch | None = None,
 ) -> Results | VersionsResults:
-    """Analyse a config of two versions (SPEC §3) or of several (wide or long form, see
-    :mod:`speeduptest.versions_config`). Raises ``ConfigError`` when it is unusable.
+    """Analyse a config of two versions (``benchmark,initial,optimized``) or of several
+    (wide or long form, see :mod:`speeduptest.versions_config`). Raises ``ConfigError``
+    when it is unusable.
     ``fetch``: the sample files of a two-version config read ahead
     (:func:`speeduptest.config.reading_ahead`). The config is read once
     (:func:`speeduptest.config.read_once`): it may come from a pipe."""

@@ -129,7 +129,7 @@ class VersionStanding:
     ``versus_best``: the weighted geometric mean of the best version's speedups over this
     one (≥ 1 by construction), with its delta-method interval at 1 − α/(k − 1) (Bonferroni
     over the k − 1 comparisons with the best), and ``versus_best_call`` that interval judged
-    by the call rule (SPEC §8, threshold τ): the version is *tied with the best* unless the
+    by the call's rule (threshold τ): the version is *tied with the best* unless the
     call is ``faster`` (the best is shown faster by more than τ).
     """
 

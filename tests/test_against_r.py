@@ -15,7 +15,7 @@ FIXTURES = json.loads(
     (Path(__file__).parent / "fixtures" / "protocol_cases.json").read_text(encoding="utf-8")
 )
 CASES = {case["name"]: case for case in FIXTURES["cases"]}
-RELATIVE = 1e-6  # SPEC §4
+RELATIVE = 1e-6  # the agreement asked of every p-value
 
 
 def close(actual: float | None, expected: float | None) -> bool:

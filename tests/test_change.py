@@ -1,4 +1,4 @@
-"""The call (SPEC §8): Fieller's interval at corrected levels, the corrections and the
+"""The call: Fieller's interval at corrected levels, the corrections and the
 adjusted p-values against R (tests/fixtures/generate_call_cases.R), invariants, and the case
 the issue was opened for."""
 

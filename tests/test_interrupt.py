@@ -212,10 +212,3 @@ def test_sigterm_while_the_pdf_is_laid_out_ends_the_workers_too(tmp_path):
                                            "was not changed"
     wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
     assert not (tmp_path / "out").exists()
-
-
-def test_the_entry_point_s_status_is_the_command_s():
-    from speeduptest import cli, command
-
-    assert command.EXIT_INTERRUPTED == cli.EXIT_INTERRUPTED
-    assert command.EXIT_TERMINATED == cli.EXIT_TERMINATED

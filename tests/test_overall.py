@@ -1,4 +1,4 @@
-"""Overall figures: SPEC §5's published numbers and the weighted aggregate."""
+"""Overall figures: the paper's published numbers and the weighted aggregate."""
 
 from __future__ import annotations
 

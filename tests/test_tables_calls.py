@@ -1,4 +1,4 @@
-"""The calls in summary.md, results.csv, table.tex and to_dataframe() (SPEC §6, §8)."""
+"""The calls in summary.md, results.csv, table.tex and to_dataframe()."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ FIXTURES = json.loads(
     (Path(__file__).parent / "fixtures" / "version_cases.json").read_text(encoding="utf-8")
 )
 CASES = {case["name"]: case for case in FIXTURES["cases"]}
-RELATIVE = 1e-6  # SPEC §4
+RELATIVE = 1e-6  # the agreement asked of every p-value
 NEAR_ZERO = 1e-9  # absolute tolerance for p-values near 0
 
 

@@ -1,4 +1,4 @@
-"""results.json (SPEC §6): stable field names, strict JSON (no NaN), byte-identical reruns."""
+"""results.json: stable field names, strict JSON (no NaN), byte-identical reruns."""
 
 from __future__ import annotations
 
@@ -270,7 +270,7 @@ def render_json_blocks(results: Results) -> Iterator[bytes]:
     neither the dictionaries of 100,000 benchmarks (about 15 million objects) nor their
     encodings (490 MB) exist at once, nor is that much memory touched for the first time
     (100,000 benchmarks: peak RSS 1.94 -> 1.44 GB). orjson writes non-finite numbers as
-    null, as SPEC §6 wants (the standard library took 2.9 s for 10,000 benchmarks, 1.9 s of
+    null, as strict JSON wants (the standard library took 2.9 s for 10,000 benchmarks, 1.9 s of
     it replacing them)."""
     head = orjson.dumps(_document(results), option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
     # The first "benchmarks":null is the top-level key: quotes inside strings are escaped.

@@ -1,4 +1,4 @@
-"""results.json of a comparison of several versions: the two-version layout (SPEC §6) for
+"""results.json of a comparison of several versions: the two-version layout for
 each version against the baseline under ``"comparisons"``, the ranking under ``"versions"``,
 and per benchmark the comparison of all versions together under ``"benchmarks"``.
 
@@ -41,7 +41,7 @@ TIE_RULE = (
     "A version is tied with the best unless the weighted geometric mean of the best "
     "version's speedups over it, with its delta-method interval at 1 - alpha/(k - 1) "
     "(Bonferroni over the k - 1 comparisons with the best), lies above 1 + threshold "
-    "(the call 'faster' of SPEC section 8)."
+    "(the rule of the call 'faster')."
 )
 
 
