@@ -12,119 +12,33 @@ classes made once per run, and the notices and errors (used as dictionary keys),
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-import numpy as np
-
-from .change import CALLS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Call, Change, Correction
+from .change import DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Change, Correction
 from .effect_size import DEFAULT_AGGREGATE_INTERVAL, EffectSize
 from .floats import complement
 from .notices import InputError, Notice
-from .stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
 
-Verdict = Literal["significant", "not_significant", "inconclusive"]
-Status = Literal["ok", "error"]
-
-
-@dataclass(slots=True)
-class SampleSummary:
-    n: int
-    mean: float
-    median: float
-    min: float
-    max: float
-    std: float | None
-
-
-@dataclass(slots=True)
-class Speedups:
-    """ET(initial) / ET(optimized) for each execution-time estimator."""
-
-    mean: float
-    median: float
-    min: float
-
-
-@dataclass(slots=True)
-class ProtocolTests:
-    """Every test of the protocol, computed once; decisions at any risk level read them."""
-
-    shapiro_initial: ShapiroResult
-    shapiro_optimized: ShapiroResult
-    f_test: FTestResult
-    t_student: TTestResult
-    t_welch: TTestResult
-    ks: KSResult
-    wilcoxon: WilcoxonResult
-
-    def t_test_at(self, alpha: float) -> TTestResult:
-        """Student's test unless the F-test rejects equal variances at ``alpha``."""
-        return self.t_welch if self.f_test.rejects(alpha) else self.t_student
-
-    def p_values(self) -> list[float]:
-        tests = (self.shapiro_initial, self.shapiro_optimized, self.f_test, self.t_student,
-                 self.t_welch, self.ks, self.wilcoxon)
-        return [test.p_value for test in tests if test.p_value is not None]
-
-
-@dataclass(slots=True)
-class Decision:
-    """The outcome of one decision tree at one risk level, with the path taken in words."""
-
-    verdict: Verdict
-    reason: str  # the deciding fact in a few words, e.g. "Welch's t-test p = 0.23 > α"
-    steps: tuple[str, ...]
-    notices: tuple[Notice, ...] = ()
-
-
-@dataclass(slots=True)
-class PairAnalysis:
-    """The Speedup-Test protocol applied to one initial/optimized pair."""
-
-    alpha: float
-    large_sample: int
-    small: bool
-    initial: SampleSummary
-    optimized: SampleSummary
-    speedup: Speedups
-    tests: ProtocolTests
-    mean: Decision
-    median: Decision
-    mean_max_confidence: float | None
-    median_max_confidence: float | None
-    sample_notices: tuple[Notice, ...] = ()
-    # The measurements themselves, for the distribution figures of the reports.
-    initial_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
-                                       compare=False)
-    optimized_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
-                                         compare=False)
-
-    @property
-    def notices(self) -> tuple[Notice, ...]:
-        return self.sample_notices + self.mean.notices + self.median.notices
-
-    @property
-    def probability_faster(self) -> float | None:
-        """P(optimized faster than initial) over all pairs of runs (ties count half): the
-        Wilcoxon–Mann–Whitney statistic divided by n·m."""
-        statistic = self.tests.wilcoxon.statistic
-        return None if statistic is None else statistic / (self.initial.n * self.optimized.n)
-
-
-@dataclass(slots=True)
-class SlowdownCheck:
-    """The protocol run with initial and optimized swapped, for every benchmark: is the
-    optimized version significantly *slower*? Verdicts and reasons only (no steps or
-    warnings: what reports show of the reverse protocol)."""
-
-    mean: Decision
-    median: Decision
-
-    @property
-    def significant(self) -> bool:
-        return "significant" in (self.mean.verdict, self.median.verdict)
+# The results of the protocol and of the overall figures live beside the code that makes
+# them; the model holds them.
+from .overall import (  # noqa: F401
+    AggregateInterval,
+    CallCounts,
+    Overall,
+    OverallFigure,
+    ProportionEstimate,
+)
+from .protocol import (  # noqa: F401
+    Decision,
+    PairAnalysis,
+    ProtocolTests,
+    SampleSummary,
+    SlowdownCheck,
+    Speedups,
+    Status,
+    Verdict,
+)
 
 
 @dataclass(slots=True)
@@ -166,76 +80,6 @@ class BenchmarkResult:
     @property
     def status(self) -> Status:
         return "ok" if self.analysis is not None and not self.errors else "error"
-
-
-@dataclass(frozen=True, slots=True)
-class ProportionEstimate:
-    """How many benchmarks were accelerated, with a confidence interval for the proportion."""
-
-    accelerated: int
-    total: int
-    proportion: float | None
-    confidence: float
-    ci: tuple[float, float] | None
-    ci_valid: bool
-    required_benchmarks: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class AggregateInterval:
-    """A speedup over all benchmarks with its confidence interval, and the method that made
-    it: "delta" (the delta method on the log, the default) or "bootstrap"."""
-
-    definition: str
-    value: float
-    low: float
-    high: float
-    confidence: float
-    method: str = "delta"
-
-
-@dataclass(frozen=True, slots=True)
-class OverallFigure:
-    """Weighted overall speedup and gain for one execution-time estimator."""
-
-    speedup: float | None
-    gain: float | None
-    proportion: ProportionEstimate | None = None
-    interval: AggregateInterval | None = None  # for the mean only
-
-
-@dataclass(frozen=True, slots=True)
-class CallCounts:
-    """How many analysed benchmarks got each call, and how the calls were made."""
-
-    faster: int
-    slower: int
-    unchanged: int
-    uncertain: int
-    threshold: float
-    correction: Correction
-
-    @classmethod
-    def of(cls, changes: list[Change], threshold: float, correction: Correction) -> CallCounts:
-        counts = {call: sum(change.call == call for change in changes) for call in CALLS}
-        return cls(**counts, threshold=threshold, correction=correction)
-
-    @property
-    def total(self) -> int:
-        return self.faster + self.slower + self.unchanged + self.uncertain
-
-
-@dataclass(frozen=True, slots=True)
-class Overall:
-    mean: OverallFigure
-    median: OverallFigure
-    min: OverallFigure
-    geometric_mean: AggregateInterval | None = None
-    calls: CallCounts | None = None
-    # The geometric mean's interval judged as a benchmark's is (the call's rule, uncorrected).
-    call: Call | None = None
-    caveat: str = ""
-    notices: tuple[Notice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

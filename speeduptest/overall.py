@@ -27,23 +27,90 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
 
-from .change import MeanRatio, widest_where_undefined
+from .change import CALLS, Call, Change, Correction, MeanRatio, widest_where_undefined
 from .effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
 )
-from .model import (
-    AggregateInterval,
-    Notice,
-    Overall,
-    OverallFigure,
-    PairAnalysis,
-    ProportionEstimate,
-)
+from .notices import Notice
+from .protocol import PairAnalysis
+
+# -- the overall figures ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ProportionEstimate:
+    """How many benchmarks were accelerated, with a confidence interval for the proportion."""
+
+    accelerated: int
+    total: int
+    proportion: float | None
+    confidence: float
+    ci: tuple[float, float] | None
+    ci_valid: bool
+    required_benchmarks: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AggregateInterval:
+    """A speedup over all benchmarks with its confidence interval, and the method that made
+    it: "delta" (the delta method on the log, the default) or "bootstrap"."""
+
+    definition: str
+    value: float
+    low: float
+    high: float
+    confidence: float
+    method: str = "delta"
+
+
+@dataclass(frozen=True, slots=True)
+class OverallFigure:
+    """Weighted overall speedup and gain for one execution-time estimator."""
+
+    speedup: float | None
+    gain: float | None
+    proportion: ProportionEstimate | None = None
+    interval: AggregateInterval | None = None  # for the mean only
+
+
+@dataclass(frozen=True, slots=True)
+class CallCounts:
+    """How many analysed benchmarks got each call, and how the calls were made."""
+
+    faster: int
+    slower: int
+    unchanged: int
+    uncertain: int
+    threshold: float
+    correction: Correction
+
+    @classmethod
+    def of(cls, changes: list[Change], threshold: float, correction: Correction) -> CallCounts:
+        counts = {call: sum(change.call == call for change in changes) for call in CALLS}
+        return cls(**counts, threshold=threshold, correction=correction)
+
+    @property
+    def total(self) -> int:
+        return self.faster + self.slower + self.unchanged + self.uncertain
+
+
+@dataclass(frozen=True, slots=True)
+class Overall:
+    mean: OverallFigure
+    median: OverallFigure
+    min: OverallFigure
+    geometric_mean: AggregateInterval | None = None
+    calls: CallCounts | None = None
+    # The geometric mean's interval judged as a benchmark's is (the call's rule, uncorrected).
+    call: Call | None = None
+    caveat: str = ""
+    notices: tuple[Notice, ...] = ()
+
 
 #: The normal approximation behind the interval is trusted when b·C·(1 − C) exceeds this.
 VALIDITY_THRESHOLD = 5.0

@@ -12,26 +12,129 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
-from .model import (
-    Decision,
-    Notice,
-    PairAnalysis,
-    ProtocolTests,
-    SampleSummary,
-    Speedups,
-    Verdict,
-)
+from .notices import Notice
 from .stattests import (
+    FTestResult,
+    KSResult,
     ShapiroResult,
+    TTestResult,
+    WilcoxonResult,
     f_test,
     ks_test,
     shapiro_wilk,
     t_test,
     wilcoxon_mann_whitney,
 )
+
+# -- what the protocol makes of a pair: its results --------------------------------------
+
+Verdict = Literal["significant", "not_significant", "inconclusive"]
+Status = Literal["ok", "error"]
+
+
+@dataclass(slots=True)
+class SampleSummary:
+    n: int
+    mean: float
+    median: float
+    min: float
+    max: float
+    std: float | None
+
+
+@dataclass(slots=True)
+class Speedups:
+    """ET(initial) / ET(optimized) for each execution-time estimator."""
+
+    mean: float
+    median: float
+    min: float
+
+
+@dataclass(slots=True)
+class ProtocolTests:
+    """Every test of the protocol, computed once; decisions at any risk level read them."""
+
+    shapiro_initial: ShapiroResult
+    shapiro_optimized: ShapiroResult
+    f_test: FTestResult
+    t_student: TTestResult
+    t_welch: TTestResult
+    ks: KSResult
+    wilcoxon: WilcoxonResult
+
+    def t_test_at(self, alpha: float) -> TTestResult:
+        """Student's test unless the F-test rejects equal variances at ``alpha``."""
+        return self.t_welch if self.f_test.rejects(alpha) else self.t_student
+
+    def p_values(self) -> list[float]:
+        tests = (self.shapiro_initial, self.shapiro_optimized, self.f_test, self.t_student,
+                 self.t_welch, self.ks, self.wilcoxon)
+        return [test.p_value for test in tests if test.p_value is not None]
+
+
+@dataclass(slots=True)
+class Decision:
+    """The outcome of one decision tree at one risk level, with the path taken in words."""
+
+    verdict: Verdict
+    reason: str  # the deciding fact in a few words, e.g. "Welch's t-test p = 0.23 > α"
+    steps: tuple[str, ...]
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(slots=True)
+class PairAnalysis:
+    """The Speedup-Test protocol applied to one initial/optimized pair."""
+
+    alpha: float
+    large_sample: int
+    small: bool
+    initial: SampleSummary
+    optimized: SampleSummary
+    speedup: Speedups
+    tests: ProtocolTests
+    mean: Decision
+    median: Decision
+    mean_max_confidence: float | None
+    median_max_confidence: float | None
+    sample_notices: tuple[Notice, ...] = ()
+    # The measurements themselves, for the distribution figures of the reports.
+    initial_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
+                                       compare=False)
+    optimized_values: np.ndarray = field(default_factory=lambda: np.empty(0), repr=False,
+                                         compare=False)
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        return self.sample_notices + self.mean.notices + self.median.notices
+
+    @property
+    def probability_faster(self) -> float | None:
+        """P(optimized faster than initial) over all pairs of runs (ties count half): the
+        Wilcoxon–Mann–Whitney statistic divided by n·m."""
+        statistic = self.tests.wilcoxon.statistic
+        return None if statistic is None else statistic / (self.initial.n * self.optimized.n)
+
+
+@dataclass(slots=True)
+class SlowdownCheck:
+    """The protocol run with initial and optimized swapped, for every benchmark: is the
+    optimized version significantly *slower*? Verdicts and reasons only (no steps or
+    warnings: what reports show of the reverse protocol)."""
+
+    mean: Decision
+    median: Decision
+
+    @property
+    def significant(self) -> bool:
+        return "significant" in (self.mean.verdict, self.median.verdict)
+
 
 #: The verdict of a decision tree at a risk level, without its steps in words.
 VerdictRule = Callable[[ProtocolTests, bool, float], Verdict]
