@@ -12,16 +12,16 @@ the weighted geometric mean of the true speedups of the means and the true overa
 Σ W·μᵢ / Σ W·μₒ.
 
 For every replicate the script computes, from the same data,
-- the delta-method intervals of speeduptest.overall (``delta_half_widths``);
+- the delta-method intervals of speeduptest.stats.overall (``delta_half_widths``);
 - for the overall speedup, Fieller's interval of the ratio of the two independent sums
   Σ W·Ȳᵢ / Σ W·Ȳₒ (each sum's relative variance and Welch–Satterthwaite degrees of freedom,
-  one t quantile per side as speeduptest.change.fieller_bounds), the alternative considered;
+  one t quantile per side as speeduptest.stats.change.fieller_bounds), the alternative considered;
 - the bootstrap percentile intervals of BootstrapAggregate: every benchmark resampled
   independently with replacement at both levels (units, then the measurements of each drawn
   unit). The simulation draws ``--resamples`` resamples (500 by default, fewer than a run's
   2,000 to keep the script near a minute; the Monte-Carlo error of a 95% percentile bound at
   500 resamples is ~3% of the interval's width), vectorised over the benchmarks of a suite
-  with the same draw table as speeduptest.effect_size.resampled_means for balanced samples.
+  with the same draw table as speeduptest.stats.effect_size.resampled_means for balanced samples.
 
 Prints a Markdown table: the fraction of replicates whose interval contains the truth (the
 Monte-Carlo standard error of a 95% coverage over 1,000 replicates is 0.7 points), and the
@@ -39,8 +39,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from speeduptest.change import MeanRatio, fieller_bounds
-from speeduptest.overall import delta_half_widths, log_interval
+from speeduptest.stats.change import MeanRatio, fieller_bounds
+from speeduptest.stats.overall import delta_half_widths, log_interval
 
 ITERATIONS = 3
 ITERATION_SD = 0.03
@@ -69,7 +69,7 @@ def simulate(rng: np.random.Generator, means: np.ndarray, unit_sd: np.ndarray, u
 
 
 def mean_ratio(initial: np.ndarray, optimized: np.ndarray) -> MeanRatio:
-    """Per benchmark, as speeduptest.effect_size.mean_ratio: the relative variance of each
+    """Per benchmark, as speeduptest.stats.effect_size.mean_ratio: the relative variance of each
     side's grand mean from its top-level unit means, with units − 1 degrees of freedom."""
     def relative(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         unit_means = values.mean(axis=2)
@@ -104,7 +104,7 @@ def resampled_grand_means(rng: np.random.Generator, values: np.ndarray,
     """Two-level bootstrap (units with replacement, then the measurements of each drawn unit
     with replacement) of every benchmark independently: shape (resamples, benchmarks). One
     draw per unit picks a unit and one of the ITERATIONS**ITERATIONS ordered draws of its
-    measurements, as speeduptest.effect_size does for balanced samples."""
+    measurements, as speeduptest.stats.effect_size does for balanced samples."""
     count, units, children = values.shape
     draws = np.array(list(itertools.product(range(children), repeat=children)))
     table = values[..., draws].mean(axis=-1).reshape(count, -1)  # (benchmarks, units·ways)

@@ -21,17 +21,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from speeduptest import batched
-from speeduptest.batched import run_tests_batched
-from speeduptest.model import ProtocolTests
-from speeduptest.protocol import (
+from speeduptest.model.results import ProtocolTests
+from speeduptest.stats import batched
+from speeduptest.stats.batched import run_tests_batched
+from speeduptest.stats.protocol import (
     common_scale,
     decide_mean,
     decide_median,
     max_confidence,
     run_tests,
 )
-from speeduptest.stattests import (
+from speeduptest.stats.stattests import (
     f_test,
     ks_test,
     shapiro_wilk,

@@ -21,8 +21,12 @@ from pathlib import Path
 import numpy as np
 from throughput import run_times
 
-from speeduptest.effect_size import bootstrap_interval, flat_bootstrap_intervals, resampled_means
-from speeduptest.hierarchy import Hierarchy
+from speeduptest.stats.effect_size import (
+    bootstrap_interval,
+    flat_bootstrap_intervals,
+    resampled_means,
+)
+from speeduptest.stats.hierarchy import Hierarchy
 
 
 def make_config(folder: Path, benchmarks: int, invocations: int = 20, iterations: int = 3,

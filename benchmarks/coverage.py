@@ -11,13 +11,13 @@ import argparse
 
 import numpy as np
 
-from speeduptest.effect_size import (
+from speeduptest.stats.effect_size import (
     bootstrap_interval,
     delta_interval,
     fieller_interval,
     resampled_means,
 )
-from speeduptest.hierarchy import Hierarchy, variance_components
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
 
 ITERATIONS = 5
 INVOCATION_SD, ITERATION_SD = 0.05, 0.03  # relative spread between / within invocations

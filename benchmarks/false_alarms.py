@@ -7,7 +7,7 @@ Each simulated suite has --benchmarks benchmarks of 20 processes × 3 values per
 design of a pyperf/pyperformance run. Every benchmark has its own noise: a process-level and a
 value-level relative standard deviation drawn log-uniformly from 0.3% to 5%, normal or
 lognormal. The calls are made exactly as `speeduptest` makes them (Fieller on the process
-means, `speeduptest.change.decide_calls`), at α = 0.05, for every correction and for the
+means, `speeduptest.stats.change.decide_calls`), at α = 0.05, for every correction and for the
 thresholds 0 and 1%.
 
 Printed per correction and threshold:
@@ -29,8 +29,8 @@ import time
 
 import numpy as np
 
-from speeduptest.change import CORRECTIONS, MeanRatio, decide_calls
-from speeduptest.protocol import analyse_pair
+from speeduptest.stats.change import CORRECTIONS, MeanRatio, decide_calls
+from speeduptest.stats.protocol import analyse_pair
 
 PROCESSES, VALUES, ALPHA = 20, 3, 0.05
 

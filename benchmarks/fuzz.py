@@ -44,8 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from speeduptest.config import ConfigError, read_config  # noqa: E402
-from speeduptest.readers import read_source, samples_of, select  # noqa: E402
+from speeduptest.inputs.config import ConfigError, read_config  # noqa: E402
+from speeduptest.inputs.readers import read_source, samples_of, select  # noqa: E402
 
 TOOLS = ROOT / "tests" / "data" / "tools"
 PACKAGE = str(ROOT / "speeduptest")

@@ -25,11 +25,11 @@ import traceback
 import warnings
 from pathlib import Path
 
-from speeduptest.analysis import analyse_config
-from speeduptest.model import Settings
+from speeduptest.analysis.benchmarks import analyse_config
+from speeduptest.model.results import Settings
 from speeduptest.output import Streamed
+from speeduptest.render.formats import render_formats
 from speeduptest.render.terminal import render_terminal
-from speeduptest.reports import render_formats
 
 #: The kinds of samples drawn (``extreme_sample``); "ordinary" ones keep the harness honest.
 KINDS = ["tiny", "huge", "spanning", "constant", "ties", "subnormal", "mix", "ordinary"]

@@ -32,11 +32,11 @@ from pathlib import Path
 
 from fuzz_extremes import KINDS, extreme_sample, strict_results_json
 
-from speeduptest.model import RunInfo, Settings
+from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.model.results import RunInfo, Settings
+from speeduptest.model.versions import VersionsResults
+from speeduptest.render.versions_formats import render_versions_formats
 from speeduptest.render.versions_text import render_versions_terminal
-from speeduptest.versions_entry import analyse_any_config
-from speeduptest.versions_model import VersionsResults
-from speeduptest.versions_reports import render_versions_formats
 
 
 @dataclass

@@ -5,7 +5,7 @@ Usage: python benchmarks/posthoc_fwer.py [--replicates 2000] [--size 20] [--alph
 
 For k = 3 and 5 versions and normal or lognormal times, draws k equal versions of --size
 top-level units each, --replicates times, and runs the route exactly as speeduptest would
-(`speeduptest.versions.choose_omnibus`: Shapiro–Wilk per version, Bartlett or Levene, then
+(`speeduptest.stats.omnibus.choose_omnibus`: Shapiro–Wilk per version, Bartlett or Levene, then
 classic ANOVA + Tukey HSD, Welch's ANOVA + Games–Howell, or Kruskal–Wallis + Dunn/Holm).
 
 Printed per design, as the share of replicates with at least one pair declared different
@@ -28,7 +28,7 @@ from collections import Counter
 
 import numpy as np
 
-from speeduptest import versions
+from speeduptest.stats import omnibus as versions
 
 DESIGNS = [(k, distribution) for k in (3, 5) for distribution in ("normal", "lognormal")]
 COLUMNS = ("route", "gated", "Tukey", "G–H", "Dunn")

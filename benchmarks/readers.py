@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from speeduptest.readers import read_source
+from speeduptest.inputs.readers import read_source
 
 
 def _times(rng: np.random.Generator, mean: float, shape: tuple[int, ...]) -> np.ndarray:

@@ -41,11 +41,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         config = args.config or make_config(Path(folder), args.benchmarks, args.values)
         start = _snapshot()
-        from speeduptest import (
-            analysis,
-            cli,
-            reports,  # noqa: F401  (its imports belong to the imports)
-        )
+        from speeduptest import cli
+        from speeduptest.analysis import benchmarks as analysis
+        from speeduptest.render import formats as reports  # noqa: F401  (its imports belong
+        # to the imports)
 
         timings: dict[str, list[float]] = {"imports": [a - b for a, b in
                                                        zip(_snapshot(), start, strict=True)]}
@@ -73,7 +72,7 @@ def main() -> None:
                 (analysis, "overall_figures", "  overall"),
                 (cli, "write_report_folder", "results.json")):
             timed(module, name, label)
-        from speeduptest.allocator import keep_freed_memory
+        from speeduptest.runtime.allocator import keep_freed_memory
 
         keep_freed_memory()  # as the command does (cli.console_main)
         before = _snapshot()

@@ -1,3 +1,3 @@
-from .command import entry_point
+from speeduptest.command import entry_point
 
 raise SystemExit(entry_point())

@@ -15,9 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
-from .change import CORRECTIONS, DEFAULT_CORRECTION, DEFAULT_THRESHOLD, SMALLEST_RISK
-from .exits import (
+from speeduptest import __version__
+from speeduptest.exits import (
     EXIT_BENCHMARK_ERRORS,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -26,8 +25,7 @@ from .exits import (
     EXIT_SLOWER,
     EXIT_TERMINATED,
 )
-from .nocycles import built_then_read
-from .output import (
+from speeduptest.output import (
     DEFAULT_FORMATS,
     FORMATS,
     OutputError,
@@ -36,11 +34,18 @@ from .output import (
     elide,
     shown_path,
 )
+from speeduptest.runtime.nocycles import built_then_read
+from speeduptest.stats.change import (
+    CORRECTIONS,
+    DEFAULT_CORRECTION,
+    DEFAULT_THRESHOLD,
+    SMALLEST_RISK,
+)
 
 if TYPE_CHECKING:
-    from .model import Results
-    from .prefetch import Fetch
-    from .versions_model import VersionsResults
+    from speeduptest.model.results import Results
+    from speeduptest.model.versions import VersionsResults
+    from speeduptest.runtime.prefetch import Fetch
 
 # The analysis, the readers and the renderers are imported where they are used: the options
 # are parsed (and --help answered) without scipy, statsmodels or matplotlib.
@@ -293,10 +298,10 @@ def plan_main(argv: Sequence[str]) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from .hierarchy import variance_components
-    from .planning import plan_experiment
-    from .readers import ReadOptions, read_source, select, split_reference
-    from .render.terminal import render_plan
+    from speeduptest.inputs.readers import ReadOptions, read_source, select, split_reference
+    from speeduptest.render.terminal import render_plan
+    from speeduptest.stats.hierarchy import variance_components
+    from speeduptest.stats.planning import plan_experiment
 
     file, name = split_reference(args.sample, Path())
     # (plan never resamples: a design too unbalanced to bootstrap is still planned)
@@ -334,11 +339,11 @@ def _terminate(signum: int, frame: object) -> None:
 def console_main() -> int:
     """The ``speeduptest`` command (and ``python -m speeduptest``, both through
     :func:`speeduptest.command.entry_point`): :func:`main`, in a process of its own, which
-    keeps freed memory for reuse (:mod:`speeduptest.allocator`), ends on SIGTERM as on
+    keeps freed memory for reuse (:mod:`speeduptest.runtime.allocator`), ends on SIGTERM as on
     Ctrl-C, and leaves the results to the end of the process instead of taking them apart
-    (:func:`speeduptest.nocycles.built_then_read`); programs calling :func:`main`
+    (:func:`speeduptest.runtime.nocycles.built_then_read`); programs calling :func:`main`
     themselves are left alone."""
-    from .allocator import keep_freed_memory
+    from speeduptest.runtime.allocator import keep_freed_memory
 
     keep_freed_memory()
     signal.signal(signal.SIGTERM, _terminate)
@@ -474,9 +479,9 @@ def _print(text: str, end: str = "\n") -> None:
 def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
              progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
     """The results of the run (``fetch``: the config's sample files read ahead)."""
-    from .model import RunInfo, Settings
-    from .readers import ReadOptions
-    from .versions_entry import analyse_any_config, compare_any
+    from speeduptest.analysis.entry import analyse_any_config, compare_any
+    from speeduptest.inputs.readers import ReadOptions
+    from speeduptest.model.results import RunInfo, Settings
 
     settings = Settings(
         alpha=args.alpha,
@@ -504,8 +509,8 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
          folder: ReportFolder, built: Callable[[object], None]) -> int:
     """Analyse, print the answer, write the reports; ``built`` is called once the results are
-    complete (:func:`speeduptest.nocycles.built_then_read`)."""
-    from .config import ConfigError, reading_ahead
+    complete (:func:`speeduptest.runtime.nocycles.built_then_read`)."""
+    from speeduptest.inputs.config import ConfigError, reading_ahead
 
     # (No standard error at all when the command is started with it closed: 2>&-.)
     progress = _Progress(enabled=not args.quiet and sys.stderr is not None
@@ -522,17 +527,17 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
-    from .versions_model import VersionsResults
+    from speeduptest.model.versions import VersionsResults
 
     built(results)  # complete: the renderers only read them
     if isinstance(results, VersionsResults):
-        from .render.versions_text import render_versions_terminal
-        from .versions_reports import render_versions_formats as render_formats
+        from speeduptest.render.versions_formats import render_versions_formats as render_formats
+        from speeduptest.render.versions_text import render_versions_terminal
 
         render_terminal = render_versions_terminal
     else:
-        from .render.terminal import render_terminal
-        from .reports import render_formats
+        from speeduptest.render.formats import render_formats
+        from speeduptest.render.terminal import render_terminal
     if not args.quiet:  # the answer before the (slower) rendering
         _print(render_terminal(results, args.format), end="")
     rendering = _Progress(enabled=progress.enabled, verb="rendering")

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .exits import EXIT_INTERRUPTED, EXIT_TERMINATED
+from speeduptest.exits import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 #: An open file descriptor to which the command writes "ready" once its own code runs
 #: (before, a signal lands in the interpreter's start-up): what tests wait for.
@@ -39,7 +39,7 @@ def entry_point() -> int:
     try:
         try:
             _tell_ready()
-            from .cli import console_main
+            from speeduptest.cli import console_main
 
             status = console_main()
         except KeyboardInterrupt:  # before the command handles it: while it loads, or

@@ -43,8 +43,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO
 
-from . import __version__
-from .switching import quick_switches
+from speeduptest import __version__
+from speeduptest.runtime.switching import quick_switches
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
 DEFAULT_FORMATS = ("html", "pdf", "json")

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from speeduptest.overall import required_benchmarks, wilson_interval
-from speeduptest.protocol import analyse_pair
+from speeduptest.stats.overall import required_benchmarks, wilson_interval
+from speeduptest.stats.protocol import analyse_pair
 
 FIXTURES = json.loads(
     (Path(__file__).parent / "fixtures" / "protocol_cases.json").read_text(encoding="utf-8")

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import speeduptest.analysis as analysis
-from speeduptest.change import MIN_TAIL_RESAMPLES, widest_confidence
-from speeduptest.effect_size import (
+import speeduptest.analysis.benchmarks as analysis
+from speeduptest.model.results import Settings
+from speeduptest.stats.change import MIN_TAIL_RESAMPLES, widest_confidence
+from speeduptest.stats.effect_size import (
     CALL_RESAMPLES_BUDGET,
     MAX_CALL_RESAMPLES,
     _components,
@@ -26,8 +27,7 @@ from speeduptest.effect_size import (
     resampled_means,
     shared_counts,
 )
-from speeduptest.hierarchy import Hierarchy, variance_components
-from speeduptest.model import Settings
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
 
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "fixtures" / "aggregate_cases.json").read_text())["cases"]

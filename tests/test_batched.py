@@ -1,4 +1,4 @@
-"""The batched engine (speeduptest.batched) against the per-pair protocol (run_tests).
+"""The batched engine (speeduptest.stats.batched) against the per-pair protocol (run_tests).
 
 Every row of a batch must give the ProtocolTests that run_tests gives for that row alone: the
 same notes, methods and variants, numbers within 1e-12 relative (1e-300 absolute for tiny
@@ -21,10 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from speeduptest import batched
-from speeduptest.batched import run_tests_batched, run_tests_both_ways
-from speeduptest.model import Decision, ProtocolTests
-from speeduptest.protocol import (
+from speeduptest.model.results import Decision, ProtocolTests
+from speeduptest.stats import batched
+from speeduptest.stats.batched import run_tests_batched, run_tests_both_ways
+from speeduptest.stats.protocol import (
     decide_mean,
     decide_median,
     max_confidence,
@@ -331,7 +331,7 @@ def test_property_tie_free_rows_as_per_pair(n: int, m: int, rows: int, data: st.
                                             unit: float) -> None:
     """The batch's tie check of the rank test's most favourable case says "no ties" exactly
     where the per-pair computation finds none (values the shift may merge included)."""
-    from speeduptest.protocol import _most_favourable, _tie_sizes, tie_free_rows
+    from speeduptest.stats.protocol import _most_favourable, _tie_sizes, tie_free_rows
 
     x = np.array(data.draw(st.lists(st.lists(values, min_size=n, max_size=n),
                                     min_size=rows, max_size=rows))) * unit

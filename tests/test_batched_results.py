@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import speeduptest.analysis as analysis
+import speeduptest.analysis.benchmarks as analysis
 from speeduptest.cli import main
-from speeduptest.protocol import run_tests, summarise
+from speeduptest.stats.protocol import run_tests, summarise
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config

@@ -1,5 +1,5 @@
 """The child process that computes the shared-count bootstrap intervals
-(speeduptest.bootstrap_child): the same intervals as the thread, bit for bit, and the run
+(speeduptest.runtime.bootstrap_child): the same intervals as the thread, bit for bit, and the run
 goes on when the child is gone or cannot be had."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import speeduptest.analysis as analysis
-import speeduptest.bootstrap_child as bootstrap_child
+import speeduptest.analysis.benchmarks as analysis
+import speeduptest.runtime.bootstrap_child as bootstrap_child
 from speeduptest.cli import main
-from speeduptest.effect_size import flat_bootstrap_ends
+from speeduptest.stats.effect_size import flat_bootstrap_ends
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
@@ -141,7 +141,7 @@ def test_a_child_gone_under_a_host_that_does_not_ignore_sigpipe(tmp_path: Path) 
 
     script = (
         "import os, signal, numpy as np\n"
-        "import speeduptest.bootstrap_child as b\n"
+        "import speeduptest.runtime.bootstrap_child as b\n"
         "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
         "rng = np.random.default_rng(0)\n"
         "groups = [(np.array([0.95] * 200), rng.lognormal(size=(200, 31)),\n"

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.change import (
+from speeduptest.cli import main
+from speeduptest.stats.change import (
     MeanRatio,
     adjusted_p_values,
     classify,
@@ -21,7 +22,6 @@ from speeduptest.change import (
     fieller_bounds,
     fieller_p_value,
 )
-from speeduptest.cli import main
 
 CASES = json.loads((Path(__file__).parent / "fixtures" / "call_cases.json").read_text())
 
@@ -250,7 +250,7 @@ def test_separated_samples_are_called_faster_although_the_book_says_inconclusive
 
 
 def test_running_title_tells_two_files_of_the_same_name_apart():
-    from speeduptest.model import Source
+    from speeduptest.model.results import Source
 
     source = Source("x", compared=("runs/main/results.json", "runs/pr-42/results.json"))
     assert source.short == "main/results.json vs pr-42/results.json"
@@ -275,9 +275,9 @@ def test_times_of_any_magnitude_give_the_same_p_values_verdicts_and_calls(x, y, 
     Kolmogorov–Smirnov p-value depends on exact ties between median-centred values, which
     rounding can make or break; then the KS p-value (and the median verdict) may differ, as
     they would in R."""
-    from speeduptest.effect_size import effect_size
-    from speeduptest.hierarchy import Hierarchy
-    from speeduptest.protocol import analyse_pair
+    from speeduptest.stats.effect_size import effect_size
+    from speeduptest.stats.hierarchy import Hierarchy
+    from speeduptest.stats.protocol import analyse_pair
 
     def analyse(scale):
         xs, ys = np.array(x) * scale, np.array(y) * scale

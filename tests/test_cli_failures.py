@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import speeduptest.analysis as analysis
+import speeduptest.analysis.benchmarks as analysis
 import speeduptest.cli as cli
 from speeduptest.cli import main
 
@@ -180,11 +180,11 @@ def test_streamed_results_json_can_be_written_twice_and_leaves_the_collector_on(
     generator), and the cycle collector is paused only while a block is encoded."""
     import gc
 
-    from speeduptest.analysis import analyse_config
-    from speeduptest.model import Settings
+    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.model.results import Settings
     from speeduptest.output import write_report_folder
     from speeduptest.render import json_results
-    from speeduptest.reports import render_formats
+    from speeduptest.render.formats import render_formats
 
     results = analyse_config(CONFIG, Settings())
     files = render_formats(results, ("json",))

@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from speeduptest.cli import main
-from speeduptest.effect_size import (
+from speeduptest.stats.effect_size import (
     bootstrap_interval,
     delta_interval,
     describe_change,
     fieller_interval,
     resampled_means,
 )
-from speeduptest.hierarchy import Hierarchy, variance_components
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
 
 HERE = Path(__file__).parent
 CASES = json.loads((HERE / "fixtures" / "effect_size_cases.json").read_text())["cases"]

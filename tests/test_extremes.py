@@ -12,8 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from speeduptest.cli import main
-from speeduptest.effect_size import delta_interval, effect_inputs, effect_inputs_of
-from speeduptest.hierarchy import Hierarchy, variance_components
+from speeduptest.stats.effect_size import delta_interval, effect_inputs, effect_inputs_of
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
 
 
 @pytest.mark.parametrize(("initial", "optimized"), [
@@ -45,7 +45,7 @@ def test_extreme_times_are_analysed_into_strict_json(tmp_path, initial, optimize
 
 def test_huge_times_keep_their_verdict():
     """Times near 1e200 gave a t-test overflow; they give the verdicts of times near 1."""
-    from speeduptest.protocol import analyse_pair
+    from speeduptest.stats.protocol import analyse_pair
 
     rng = np.random.default_rng(0)
     x, y = rng.normal(10, 1, 20), rng.normal(9, 1, 20)
@@ -180,18 +180,18 @@ def test_effect_inputs_computed_together_are_each_pairs_own(pairs):
 def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, threshold):
     """Times from 5e-324 to 1.7e308, constant or spanning every order of magnitude, weights
     of 1e±300: the analysis, results.json (strict), the tables, the HTML report with its
-    figures and the terminal summary are all made, without a RuntimeWarning (speeduptest.floats)
-    (found by a fuzzer: the overall speedup of
+    figures and the terminal summary are all made, without a RuntimeWarning
+    (speeduptest.stats.floats) (found by a fuzzer: the overall speedup of
     sums below every float, Welch's df of variances near 1e308, an interval's end of 0 in
     words, a linear axis ending beyond the floats)."""
     import tempfile
     from pathlib import Path
 
-    from speeduptest.analysis import analyse_config
-    from speeduptest.model import Settings
+    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.model.results import Settings
     from speeduptest.output import Streamed
+    from speeduptest.render.formats import render_formats
     from speeduptest.render.terminal import render_terminal
-    from speeduptest.reports import render_formats
 
     with tempfile.TemporaryDirectory() as folder:
         rows = ["benchmark,initial,optimized,weight"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from speeduptest.readers import parse_source, select
+from speeduptest.inputs.readers import parse_source, select
 
 SCRIPT = Path(__file__).parent.parent / "benchmarks" / "fuzz.py"
 BLOCKS = 8

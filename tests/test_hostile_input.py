@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from speeduptest import readers
+from speeduptest.inputs import readers
 
 TOOLS = Path(__file__).parent / "data" / "tools"
 HEADER = "benchmark,initial,optimized,weight,confidence\n"

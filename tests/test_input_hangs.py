@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 
 import speeduptest
-import speeduptest.prefetch as prefetch
+import speeduptest.runtime.prefetch as prefetch
 from speeduptest.cli import main
-from speeduptest.config import ConfigError
+from speeduptest.inputs.config import ConfigError
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="pipes and /dev/fd: Linux")
 
@@ -307,10 +307,10 @@ def test_a_config_that_never_ends_is_refused_at_its_first_nul_byte(tmp_path: Pat
 
 
 def test_the_config_is_read_once_by_the_api(tmp_path: Path) -> None:
-    """:func:`speeduptest.versions_entry.analyse_any_config` of a pipe (also for a config
+    """:func:`speeduptest.analysis.entry.analyse_any_config` of a pipe (also for a config
     that is read several times: its form, its rows, the child's guess, its checksum)."""
-    from speeduptest.model import Settings
-    from speeduptest.versions_entry import analyse_any_config
+    from speeduptest.analysis.entry import analyse_any_config
+    from speeduptest.model.results import Settings
 
     text = "benchmark,initial,optimized\n" + good_folder(tmp_path)
     read, write = os.pipe()
@@ -355,7 +355,7 @@ def test_compare_refuses_a_file_given_twice(tmp_path: Path, capsys, files: list[
 
 def test_compare_files_refuses_a_file_given_twice() -> None:
     from speeduptest import compare_files
-    from speeduptest.model import Settings
+    from speeduptest.model.results import Settings
 
     file = str(TOOLS / "pyperf" / "initial.json")
     with pytest.raises(ConfigError, match="the same file is given twice"):

@@ -2,7 +2,7 @@
 
 The per-benchmark classes of the results model are not frozen dataclasses (a frozen one sets
 each field through ``object.__setattr__``: 0.2-0.3 s of a 10,000-benchmark run, see
-:mod:`speeduptest.model`), so nothing in the language stops a renderer from changing them.
+:mod:`speeduptest.model.results`), so nothing in the language stops a renderer from changing them.
 This test does: the results pickle to the same bytes before and after every format and the
 terminal summary are rendered from them.
 """
@@ -12,14 +12,14 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from speeduptest.analysis import analyse_config
-from speeduptest.model import Settings
+from speeduptest.analysis.benchmarks import analyse_config
+from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.model.results import Settings
 from speeduptest.output import Streamed
+from speeduptest.render.formats import render_formats
 from speeduptest.render.terminal import render_terminal
+from speeduptest.render.versions_formats import render_versions_formats
 from speeduptest.render.versions_text import render_versions_terminal
-from speeduptest.reports import render_formats
-from speeduptest.versions_entry import analyse_any_config
-from speeduptest.versions_reports import render_versions_formats
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERY_FORMAT = ("json", "html", "pdf", "md", "csv", "tex")

@@ -1,4 +1,4 @@
-"""The cycle collector around the analysis (speeduptest.nocycles): paused while the results
+"""The cycle collector around the analysis (speeduptest.runtime.nocycles): paused while the results
 are built, then leaving them alone while they are read, and as it was afterwards."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from speeduptest.cli import main
-from speeduptest.nocycles import built_then_read, cycle_collection_paused
+from speeduptest.runtime.nocycles import built_then_read, cycle_collection_paused
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
@@ -91,7 +91,7 @@ def test_when_the_process_ends_its_last_collection_leaves_everything_alone() -> 
 
     program = """if True:
         import atexit, gc
-        from speeduptest.nocycles import built_then_read
+        from speeduptest.runtime.nocycles import built_then_read
         atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0))
         with built_then_read(process_ends=True) as built:
             built([[] for _ in range(10)])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from speeduptest.overall import overall_figures, required_benchmarks, wilson_interval
-from speeduptest.protocol import analyse_pair
+from speeduptest.stats.overall import overall_figures, required_benchmarks, wilson_interval
+from speeduptest.stats.protocol import analyse_pair
 
 
 @pytest.mark.parametrize(("a", "b", "confidence", "low", "high", "digits"), [

@@ -18,15 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from speeduptest.cli import main
-from speeduptest.hierarchy import (
+from speeduptest.inputs.readers import ReadOptions, read_source
+from speeduptest.stats.hierarchy import (
     MAX_GROUPING_LEVELS,
     Hierarchy,
     distinct_level_names,
     scaled_figure,
     variance_components,
 )
-from speeduptest.planning import MAX_REPETITIONS, optimal_repetitions, plan_experiment
-from speeduptest.readers import ReadOptions, read_source
+from speeduptest.stats.planning import MAX_REPETITIONS, optimal_repetitions, plan_experiment
 
 DATA = Path(__file__).parent / "data" / "kalibera-jones"
 COSTS = ["--cost", "iteration=1", "--cost", "invocation=10", "--cost", "build=100"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from speeduptest.cli import main
-from speeduptest.hierarchy import Hierarchy, variance_components
-from speeduptest.planning import optimal_repetitions, plan_experiment
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
+from speeduptest.stats.planning import optimal_repetitions, plan_experiment
 
 DATA = Path(__file__).parent / "data" / "kalibera-jones"
 

@@ -1,5 +1,5 @@
-"""The child process that reads files ahead (speeduptest.prefetch): what it sends, and that a
-run reads the same with it as without it, problem files included."""
+"""The child process that reads files ahead (speeduptest.runtime.prefetch): what it sends, and that
+a run reads the same with it as without it, problem files included."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import speeduptest.forking as forking
-import speeduptest.prefetch as prefetch
+import speeduptest.runtime.forking as forking
+import speeduptest.runtime.prefetch as prefetch
 from speeduptest.cli import main
-from speeduptest.readers import plain_digest, read_digest, read_source
+from speeduptest.inputs.readers import plain_digest, read_digest, read_source
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
@@ -203,7 +203,7 @@ def test_without_a_child_when_the_system_reaps_them_or_refuses_one(tmp_path: Pat
 def test_the_files_a_config_names_in_order_each_once(tmp_path: Path) -> None:
     """The guess of what a config's analysis reads: its rows' files in order, initial first,
     each once, with a ``#name`` selection taken off, without any check of the rows."""
-    from speeduptest.config import sample_files
+    from speeduptest.inputs.config import sample_files
 
     (tmp_path / "r.json").write_text("{}")
     config = tmp_path / "c.csv"
@@ -359,7 +359,7 @@ def test_references_joined_without_pathlib_are_pathlib_s(parts: list[str], lead:
                                                          trail: str, folder: str) -> None:
     """The guess joins plain references to the config's folder as text: exactly the path
     pathlib makes (and that the analysis asks for), or pathlib does the join."""
-    from speeduptest.config import _joined_as_text
+    from speeduptest.inputs.config import _joined_as_text
 
     reference = lead + "/".join(parts) + trail
     joined = _joined_as_text(str(Path(folder)), reference)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.protocol import analyse_pair, decide_mean, decide_median
+from speeduptest.stats.protocol import analyse_pair, decide_mean, decide_median
 
 # Execution-time-like samples: positive, 3 to 60 values, possibly with ties (rounded values).
 times = st.lists(st.floats(0.5, 50.0, allow_nan=False, allow_infinity=False), min_size=3,
@@ -119,7 +119,7 @@ processes = st.lists(st.lists(st.floats(1e-4, 10.0, allow_nan=False), min_size=1
 def test_a_time_read_in_any_unit_is_the_same_number_of_seconds(groups, unit):
     import json
 
-    from speeduptest.readers import parse_source, select
+    from speeduptest.inputs.readers import parse_source, select
     name, per_second = unit
     lines = ["benchmark,process,value,unit"] + [
         f"b,{i},{value * per_second!r},{name}" for i, group in enumerate(groups)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from speeduptest.readers import parse_source, read_source, select
-from speeduptest.readers.units import seconds_per
+from speeduptest.inputs.readers import parse_source, read_source, select
+from speeduptest.inputs.readers.units import seconds_per
 
 TOOLS = Path(__file__).parent / "data" / "tools"
 SHARED_REBENCH = Path(__file__).parent.parent / "samples" / "trufflesom-splitting"
@@ -83,7 +83,7 @@ def test_google_benchmark_repetitions_units_and_time_choice(time):
 
 
 def _options(time):
-    from speeduptest.readers import ReadOptions
+    from speeduptest.inputs.readers import ReadOptions
     return ReadOptions(time=time)
 
 
@@ -437,7 +437,7 @@ def test_names_repeated_by_jmh_modes_and_hyperfine_scans_are_qualified(tmp_path)
 
 
 def test_references_split_at_the_first_hash_after_an_existing_file(tmp_path):
-    from speeduptest.readers import split_reference
+    from speeduptest.inputs.readers import split_reference
     (tmp_path / "dir#1").mkdir()
     (tmp_path / "dir#1" / "a.json").write_text("{}")
     assert split_reference("dir#1/a.json#gzip # level 9", tmp_path) == (
@@ -477,8 +477,8 @@ def test_property_plain_fast_path_is_what_parse_source_reads(
         pieces: list[str], name: str, bom: bytes, tail: bytes) -> None:
     """read_source's shortcut for plain samples takes only files that parse_source reads as
     one plain sample without a problem, with the same values."""
-    from speeduptest.readers import _plain_sample
-    from speeduptest.samples import Sample
+    from speeduptest.inputs.readers import _plain_sample
+    from speeduptest.inputs.samples import Sample
 
     raw = bom + "".join(pieces).encode() + tail
     plain = _plain_sample(raw, name)
@@ -495,7 +495,7 @@ def test_property_plain_fast_path_is_what_parse_source_reads(
 def test_plain_fast_path_is_taken_for_plain_files(tmp_path: Path) -> None:
     import hashlib
 
-    from speeduptest.readers import _plain_sample
+    from speeduptest.inputs.readers import _plain_sample
 
     path = tmp_path / "times.txt"
     path.write_text("1.5\n2.5 3e-1\n")
@@ -509,6 +509,6 @@ def test_plain_fast_path_is_taken_for_plain_files(tmp_path: Path) -> None:
 
 @given(st.text(alphabet=".aJjSsOoNnCcVv_ x", max_size=12))
 def test_the_last_suffix_is_the_last_of_the_suffixes(filename: str) -> None:
-    from speeduptest.readers import _last_suffix, _suffixes
+    from speeduptest.inputs.readers import _last_suffix, _suffixes
 
     assert _last_suffix(filename) == (_suffixes(filename)[-1:] or [""])[0]

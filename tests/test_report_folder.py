@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import speeduptest.analysis as analysis
+import speeduptest.analysis.benchmarks as analysis
 import speeduptest.output as output
 from speeduptest.cli import main
 
@@ -349,7 +349,7 @@ def test_a_folder_written_by_nobody_is_refused_only_when_it_is_not_empty(tmp_pat
 
 def test_the_parent_turned_unusable_during_the_run_is_one_line(tmp_path, capsys,
                                                                monkeypatch):
-    from speeduptest import reports
+    from speeduptest.render import formats as reports
 
     parent = tmp_path / "parent"
     parent.mkdir()

@@ -18,10 +18,10 @@ import numpy as np
 import pypdf
 import pytest
 
-from speeduptest import reports
 from speeduptest.cli import main
-from speeduptest.parallel import shared_worker_pool
 from speeduptest.render import figures, html
+from speeduptest.render import formats as reports
+from speeduptest.runtime.parallel import shared_worker_pool
 
 ROOT = Path(__file__).resolve().parents[1]
 COUNT = 45
@@ -186,8 +186,8 @@ def test_placed_text_is_where_anchored_text_would_be():
 def test_pdf_figures_have_no_groups_for_weasyprint_to_make(many):
     """No centred text, no opacity: weasyprint would make each a transparency group. The
     axes are named by the caption."""
-    from speeduptest.analysis import analyse_config
-    from speeduptest.model import Settings
+    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.model.results import Settings
 
     *_, config = many
     results = analyse_config(config, Settings(bootstrap=100))

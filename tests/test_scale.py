@@ -12,20 +12,20 @@ import numpy as np
 import pytest
 
 from speeduptest.cli import main
-from speeduptest.effect_size import (
+from speeduptest.stats.effect_size import (
     default_resamples,
     draw_table,
     resampled_means,
     shared_table_draws,
 )
-from speeduptest.hierarchy import Hierarchy, variance_components
-from speeduptest.protocol import (
+from speeduptest.stats.hierarchy import Hierarchy, variance_components
+from speeduptest.stats.protocol import (
     _best_rank_p_value,
     _tie_sizes,
     common_scale,
     summarise_rows,
 )
-from speeduptest.stattests import wilcoxon_mann_whitney
+from speeduptest.stats.stattests import wilcoxon_mann_whitney
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from throughput import make_config
@@ -146,14 +146,14 @@ def test_a_call_that_needs_the_bootstrap_gets_it_however_large_the_sample(tmp_pa
 
 
 def test_allocator_keeps_freed_memory_on_glibc() -> None:
-    """The command line asks glibc to keep freed memory (speeduptest.allocator); elsewhere
+    """The command line asks glibc to keep freed memory (speeduptest.runtime.allocator); elsewhere
     the call says it did nothing rather than failing. In a process of its own: the call is
     for the command's process only (cli.console_main), never a library user's."""
     import platform
     import subprocess
 
     kept = subprocess.run(
-        [sys.executable, "-c", "from speeduptest.allocator import keep_freed_memory; "
+        [sys.executable, "-c", "from speeduptest.runtime.allocator import keep_freed_memory; "
          "print(keep_freed_memory())"], capture_output=True, text=True, check=True).stdout
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert kept.strip() == "True"
@@ -195,8 +195,8 @@ def test_the_command_loads_numpy_with_one_blas_thread() -> None:
 
 def test_quick_switches_lower_the_switch_interval_and_restore_it() -> None:
     """While the bootstrap thread runs beside the analysis the GIL changes hands sooner
-    (speeduptest.switching); the interpreter's setting is given back, and never raised."""
-    from speeduptest.switching import quick_switches
+    (speeduptest.runtime.switching); the interpreter's setting is given back, and never raised."""
+    from speeduptest.runtime.switching import quick_switches
 
     before = sys.getswitchinterval()
     try:
@@ -218,8 +218,8 @@ def test_quick_switches_leave_a_program_with_threads_alone(tmp_path) -> None:
     own (here two at once) keeps its setting, during the runs and after them."""
     import threading
 
-    from speeduptest.analysis import analyse_config
-    from speeduptest.model import Settings
+    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.model.results import Settings
 
     config = make_config(tmp_path, 300, 31)
     before = sys.getswitchinterval()
@@ -248,7 +248,7 @@ def test_quick_switches_leave_a_program_with_threads_alone(tmp_path) -> None:
 def test_shared_bootstrap_intervals_do_not_depend_on_the_chunks(chunk, monkeypatch) -> None:
     """flat_bootstrap_intervals computes the benchmarks in chunks of rows: each row's interval
     is the same whatever rows share its chunk (one row per chunk, several, all)."""
-    from speeduptest import effect_size
+    from speeduptest.stats import effect_size
 
     rng = np.random.default_rng(7)
     initial = rng.lognormal(0, 0.3, (37, 12))

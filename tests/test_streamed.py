@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-import speeduptest.analysis as analysis
+import speeduptest.analysis.benchmarks as analysis
 from speeduptest.cli import main
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -94,7 +94,7 @@ def test_streamed_run_without_errors_redoes_nothing(tmp_path, monkeypatch):
 def test_progress_never_goes_back_and_ends_at_the_benchmarks_analysed(tmp_path, monkeypatch):
     """Told while streamed batches are analysed (out of the config's benchmarks), then out of
     those read without error, though some are analysed again."""
-    from speeduptest.model import Settings
+    from speeduptest.model.results import Settings
 
     monkeypatch.setattr(analysis, "SERIAL_BATCH", 32)
     monkeypatch.setattr(analysis, "STREAMED_FROM", 0)

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.model import Settings
-from speeduptest.versions_entry import analyse_any_config
-from speeduptest.versions_model import VersionsResults
+from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.model.results import Settings
+from speeduptest.model.versions import VersionsResults
 
 PROPERTY_SETTINGS = settings(max_examples=12, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])

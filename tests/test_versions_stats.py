@@ -1,4 +1,4 @@
-"""Comparing k ≥ 3 versions (speeduptest.versions) against R, and its invariants.
+"""Comparing k ≥ 3 versions (speeduptest.stats.omnibus) against R, and its invariants.
 
 The R reference is tests/fixtures/version_cases.json, written by
 tests/fixtures/generate_version_cases.R (base R: aov, oneway.test, kruskal.test, bartlett.test,
@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from scipy import special
 from scipy import stats as scipy_stats
 
-from speeduptest import versions
-from speeduptest.stattests import shapiro_wilk
+from speeduptest.stats import omnibus as versions
+from speeduptest.stats.stattests import shapiro_wilk
 
 FIXTURES = json.loads(
     (Path(__file__).parent / "fixtures" / "version_cases.json").read_text(encoding="utf-8")

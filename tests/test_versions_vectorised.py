@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from speeduptest.versions import (
+from speeduptest.stats.omnibus import (
     studentized_range_isf,
     studentized_range_isf_many,
     studentized_range_sf,

@@ -23,9 +23,9 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from ..change import threshold_band
-from ..model import AggregateInterval, BenchmarkResult, PairAnalysis
-from .formatting import UNSTATED, TimeScale, elide
+from speeduptest.model.results import AggregateInterval, BenchmarkResult, PairAnalysis
+from speeduptest.render.formatting import UNSTATED, TimeScale, elide
+from speeduptest.stats.change import threshold_band
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"

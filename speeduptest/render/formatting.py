@@ -9,12 +9,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..change import CORRECTION_LABELS, bound_texts, threshold_band
-from ..change import percent_level as level
-from ..effect_size import change_words
+from speeduptest.stats.change import CORRECTION_LABELS, bound_texts, threshold_band
+from speeduptest.stats.change import percent_level as level
+from speeduptest.stats.effect_size import change_words
 
 if TYPE_CHECKING:
-    from ..model import BenchmarkResult, Results
+    from speeduptest.model.results import BenchmarkResult, Results
 
 
 # ---------------------------------------------------------------- input text, bounded
@@ -174,7 +174,7 @@ def by_call(benchmarks: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
 def gain(value: float | None, speedup_value: float | None) -> str:
     """A gain (1 − 1/speedup) as a signed percentage, "+5.3%", "−12.4%"; a slowdown by a
     factor of 1.25 or more reads as its change words ("12.2× slower"), never "−1117.8%"."""
-    from ..effect_size import RATIO_WORDING
+    from speeduptest.stats.effect_size import RATIO_WORDING
 
     if value is None:
         return "—"

@@ -18,12 +18,10 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup, escape
 
-from ..change import METHOD_LABELS as CALL_METHODS
-from ..change import WHY, Change, threshold_band
-from ..model import BenchmarkResult, Results, SampleSummary
-from ..notices import Notice
-from . import figures
-from .formatting import (
+from speeduptest.model.results import BenchmarkResult, Results, SampleSummary
+from speeduptest.notices import Notice
+from speeduptest.render import figures
+from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
     TimeScale,
     answer_sentence,
@@ -42,6 +40,8 @@ from .formatting import (
     speedup,
     threshold,
 )
+from speeduptest.stats.change import METHOD_LABELS as CALL_METHODS
+from speeduptest.stats.change import WHY, Change, threshold_band
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",

@@ -8,10 +8,7 @@ from typing import Any
 
 import orjson
 
-from ..change import Change
-from ..effect_size import EffectSize, RatioInterval
-from ..hierarchy import VarianceComponents
-from ..model import (
+from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
     CallCounts,
@@ -22,8 +19,17 @@ from ..model import (
     SampleSummary,
     Settings,
 )
-from ..nocycles import cycle_collection_paused
-from ..stattests import FTestResult, KSResult, ShapiroResult, TTestResult, WilcoxonResult
+from speeduptest.runtime.nocycles import cycle_collection_paused
+from speeduptest.stats.change import Change
+from speeduptest.stats.effect_size import EffectSize, RatioInterval
+from speeduptest.stats.hierarchy import VarianceComponents
+from speeduptest.stats.stattests import (
+    FTestResult,
+    KSResult,
+    ShapiroResult,
+    TTestResult,
+    WilcoxonResult,
+)
 
 
 def number(value: float | None) -> float | None:

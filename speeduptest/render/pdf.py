@@ -1,6 +1,6 @@
 """The reports as PDF: the same HTML, laid out for A4 by weasyprint with the print rules.
 
-A long report is laid out in parts, in parallel (see :mod:`speeduptest.reports`), and the
+A long report is laid out in parts, in parallel (see :mod:`speeduptest.render.formats`), and the
 parts are joined here; page numbers ("page X of N") are stamped on the joined document so that
 they run through all parts. Bookmarks of every part are kept, or replaced by an outline made
 from where each part's anchors fell.

@@ -12,11 +12,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from ..change import CORRECTION_LABELS, threshold_band
-from ..change import METHOD_LABELS as _METHOD_LABELS
-from ..model import BenchmarkResult, Decision, Results
-from ..table_rows import CSV_COLUMNS, benchmark_rows, finite
-from .formatting import (
+from speeduptest.model.results import BenchmarkResult, Decision, Results
+from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows, finite
+from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
     answer_sentence,
     by_call,
@@ -27,6 +25,8 @@ from .formatting import (
     level,
     threshold,
 )
+from speeduptest.stats.change import CORRECTION_LABELS, threshold_band
+from speeduptest.stats.change import METHOD_LABELS as _METHOD_LABELS
 
 # --------------------------------------------------------------------------- shared words
 

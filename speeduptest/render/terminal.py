@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-from ..change import CORRECTION_LABELS, METHOD_LABELS
-from ..model import OverallFigure, Results
-from ..notices import counted
-from ..notices import plural as plural_noun
-from ..planning import MAX_REPETITIONS, ExperimentPlan
-from .formatting import (
+from speeduptest.model.results import OverallFigure, Results
+from speeduptest.notices import counted
+from speeduptest.notices import plural as plural_noun
+from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
     answer_sentence,
     by_call,
@@ -19,7 +17,9 @@ from .formatting import (
     plural,
     speedup,
 )
-from .formatting import level as percent_level
+from speeduptest.render.formatting import level as percent_level
+from speeduptest.stats.change import CORRECTION_LABELS, METHOD_LABELS
+from speeduptest.stats.planning import MAX_REPETITIONS, ExperimentPlan
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}

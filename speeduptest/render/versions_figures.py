@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..versions_model import VersionsBenchmark, VersionsResults
-from .figures import (
+from speeduptest.model.versions import VersionsBenchmark, VersionsResults
+from speeduptest.render.figures import (
     BAND_COLOUR,
     FONT_SIZE,
     GRID_COLOUR,
@@ -28,7 +28,7 @@ from .figures import (
     _n,
     text_width,
 )
-from .formatting import TimeScale, elide, speedup
+from speeduptest.render.formatting import TimeScale, elide, speedup
 
 #: Characters of a version's name labelling its row (elided in the middle).
 VERSION_WIDTH = 24

@@ -13,15 +13,15 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..change import CORRECTION_LABELS, METHOD_LABELS, Change, threshold_band
-from ..model import BenchmarkResult
-from ..notices import Notice
-from ..parallel import default_workers, worker_pool
-from ..versions_model import HolmAdjusted, VersionsBenchmark, VersionsResults
-from .formatting import TimeScale, elide, level, threshold, time_scale
-from .html import environment
-from .versions_figures import versions_distribution_figure, versions_forest_figure
-from .versions_text import answer_sentence
+from speeduptest.model.results import BenchmarkResult
+from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionsResults
+from speeduptest.notices import Notice
+from speeduptest.render.formatting import TimeScale, elide, level, threshold, time_scale
+from speeduptest.render.html import environment
+from speeduptest.render.versions_figures import versions_distribution_figure, versions_forest_figure
+from speeduptest.render.versions_text import answer_sentence
+from speeduptest.runtime.parallel import default_workers, worker_pool
+from speeduptest.stats.change import CORRECTION_LABELS, METHOD_LABELS, Change, threshold_band
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Versions: global report", "benchmarks": "Versions: per-benchmark report",
@@ -188,7 +188,7 @@ def _forest(results: VersionsResults) -> str | None:
 def _task(results: VersionsResults, pdf: bool, part: tuple[tuple[int, ...], bool, bool] | None
           ) -> tuple[dict[int, str], dict[str, bytes]]:
     """A worker's share: the summary pages (``part`` None) or a batch of benchmark pages."""
-    from .pdf import html_to_pdf
+    from speeduptest.render.pdf import html_to_pdf
 
     if part is None:
         forest = _forest(results)
@@ -220,7 +220,7 @@ def render_versions_reports(
 ) -> dict[str, bytes]:
     """global, benchmarks, warnings and errors as HTML and/or PDF, name → content. Figures
     are drawn once for both; the PDF pages are laid out in parts on every core."""
-    from .pdf import join_and_number
+    from speeduptest.render.pdf import join_and_number
 
     workers = workers or default_workers()
     parts = _parts(len(results.benchmarks), workers)

@@ -13,28 +13,28 @@ from typing import Any
 
 import orjson
 
-from ..versions import (
-    AnovaResult,
-    BartlettResult,
-    KruskalResult,
-    LeveneResult,
-    OmnibusChoice,
-    PostHocResult,
-)
-from ..versions_model import (
+from speeduptest.model.versions import (
     HolmAdjusted,
     VersionComparison,
     VersionsBenchmark,
     VersionsResults,
     VersionStanding,
 )
-from .json_results import (
+from speeduptest.render.json_results import (
     aggregate_dict,
     notice_dict,
     number,
     results_dict,
     settings_dict,
     summary_dict,
+)
+from speeduptest.stats.omnibus import (
+    AnovaResult,
+    BartlettResult,
+    KruskalResult,
+    LeveneResult,
+    OmnibusChoice,
+    PostHocResult,
 )
 
 TIE_RULE = (

@@ -1,16 +1,16 @@
 """Compact outputs of several versions: summary.md (the answer, the ranking, the matrix of
 speedups over the baseline with calls and letters), results.csv (one row per benchmark and
 version) and table.tex (the matrix as a booktabs longtable). Formatting only: every figure is
-read from :class:`speeduptest.versions_model.VersionsResults`. User text is escaped as by
+read from :class:`speeduptest.model.versions.VersionsResults`. User text is escaped as by
 :mod:`speeduptest.render.tables` (whose cell functions are reused); names are whole in the
 CSV, elided in the Markdown and LaTeX tables."""
 
 from __future__ import annotations
 
-from ..versions_model import VersionsResults
-from .formatting import elide, interval, speedup
-from .tables import CALL_MARKS, _csv_cell, _md_escape, _tex_escape
-from .versions_text import answer_sentence
+from speeduptest.model.versions import VersionsResults
+from speeduptest.render.formatting import elide, interval, speedup
+from speeduptest.render.tables import CALL_MARKS, _csv_cell, _md_escape, _tex_escape
+from speeduptest.render.versions_text import answer_sentence
 
 CSV_COLUMNS = (
     "benchmark", "version", "baseline", "status", "weight", "alpha", "n", "mean", "median",

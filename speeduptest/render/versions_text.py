@@ -1,11 +1,20 @@
 """Several versions in words: the answer sentence and the terminal summary (no statistics
-here: everything is read from :class:`speeduptest.versions_model.VersionsResults`)."""
+here: everything is read from :class:`speeduptest.model.versions.VersionsResults`)."""
 
 from __future__ import annotations
 
-from ..change import CORRECTION_LABELS
-from ..versions_model import VersionsBenchmark, VersionsResults, VersionStanding
-from .formatting import change, elide, elide_message, interval, level, plural, speedup, threshold
+from speeduptest.model.versions import VersionsBenchmark, VersionsResults, VersionStanding
+from speeduptest.render.formatting import (
+    change,
+    elide,
+    elide_message,
+    interval,
+    level,
+    plural,
+    speedup,
+    threshold,
+)
+from speeduptest.stats.change import CORRECTION_LABELS
 
 #: How a call of one version against the baseline shows in the terminal matrix.
 CALL_MARKS = {"faster": "▲", "slower": "▼", "unchanged": "=", "uncertain": "?"}

@@ -1,0 +1,787 @@
+"""The pipeline from a config file to the results model: read, analyse, aggregate."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import itertools
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from speeduptest import __version__
+from speeduptest.inputs.config import (
+    BenchmarkSpec,
+    config_input,
+    lines_ahead,
+    read_config,
+    read_once,
+    reading_ahead,
+)
+from speeduptest.inputs.readers import (
+    DEFAULT_OPTIONS,
+    ReadOptions,
+    SourceFile,
+    plain_digest,
+    read_digest,
+    read_source,
+    select,
+)
+from speeduptest.inputs.samples import Sample
+from speeduptest.model.results import (
+    BenchmarkResult,
+    CallCounts,
+    InputError,
+    InputFile,
+    Notice,
+    PairAnalysis,
+    ProtocolTests,
+    Results,
+    RunInfo,
+    SampleSummary,
+    Settings,
+    SlowdownCheck,
+    Source,
+    complement,
+)
+from speeduptest.notices import counted, plural
+from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
+from speeduptest.runtime.nocycles import cycle_collection_paused
+from speeduptest.runtime.parallel import default_workers, worker_pool
+from speeduptest.runtime.prefetch import Digested, Fetch, prefetching
+from speeduptest.runtime.switching import quick_switches
+from speeduptest.stats.batched import run_tests_both_ways
+from speeduptest.stats.change import (
+    Change,
+    MeanRatio,
+    call_fieller_bounds,
+    classify,
+    decide_calls,
+    widest_confidence,
+)
+from speeduptest.stats.effect_size import (
+    EffectSize,
+    RatioInterval,
+    bootstrap_interval,
+    bootstrap_intervals_of,
+    call_resamples,
+    default_resamples,
+    delta_intervals,
+    draw_table,
+    effect_inputs_of,
+    effect_size,
+    fieller_intervals,
+    resampled_means,
+    skipped_bootstrap,
+    table_bootstrap_interval,
+    uses_shared_counts,
+    within_draws_budget,
+)
+from speeduptest.stats.floats import special_values_expected
+from speeduptest.stats.hierarchy import Hierarchy
+from speeduptest.stats.overall import (
+    BootstrapAggregate,
+    DeltaAggregate,
+    aggregate_method,
+    overall_figures,
+)
+from speeduptest.stats.protocol import (
+    analyse_pair,
+    is_small,
+    max_confidence_rows,
+    mean_outcome,
+    median_outcome,
+    summarise_rows,
+    tie_free_rows,
+)
+
+MIN_VALUES = 3
+
+Progress = Callable[[int, int, str], None]
+
+
+def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) -> list[InputError]:
+    """Problems that keep this sample out of the analysis, each with file and line."""
+    if sample.problem is not None:
+        return [InputError(config, spec.line,
+                           f"{role} sample file {sample.path}: {sample.problem}")]
+    if sample.errors:
+        # Errors without a line (JSON files) are located by the config row that names them.
+        return [error if error.line is not None or spec.line is None else InputError(
+            config, spec.line, f"{role} sample file {sample.path}: {error.message}")
+            for error in sample.errors]
+    if sample.data is None:
+        return [InputError(config, spec.line,
+                           f"{role} sample file {sample.path} contains no values")]
+    if sample.top_units < MIN_VALUES:
+        unit = "value" if sample.data.depth == 1 else sample.data.level_names[0]
+        return [InputError(
+            config, spec.line,
+            f"{role} sample file {sample.path} has only {counted(sample.top_units, unit)}; at "
+            f"least {MIN_VALUES} independent observations are needed",
+        )]
+    return []
+
+
+def _unit_errors(spec: BenchmarkSpec, initial: Sample, optimized: Sample,
+                 config: str) -> list[InputError]:
+    """Times in seconds cannot be compared with numbers of an unknown unit."""
+    if (initial.unit is None) == (optimized.unit is None):
+        return []
+    known, unknown = (initial, optimized) if initial.unit else (optimized, initial)
+    return [InputError(config, spec.line, (
+        f"{known.path} states its time unit (values converted to seconds) but {unknown.path} "
+        "is a plain sample without a unit: the speedup would depend on a guess. Give both "
+        "sides in result files of a tool, or both as plain samples in the same unit"))]
+
+
+@dataclass
+class _Pair:
+    """A benchmark whose samples were read without error, ready to be analysed."""
+
+    index: int  # 1-based position in the config: seeds this benchmark's random stream
+    weight: float
+    alpha: float
+    initial: Hierarchy
+    optimized: Hierarchy
+    call_confidence: float = 0.95  # the highest level its call interval can get
+    call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
+    paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
+
+
+def file_key(file: Path | str) -> tuple[int, int] | str:
+    """What identifies a file, so that each is read once however the config names it: its
+    device and inode (one stat, where resolving the path takes one per folder), or for a
+    file that cannot be found its normalised path (reading it then says why)."""
+    try:
+        status = os.stat(file)
+    except (OSError, ValueError):  # missing, a symbolic link loop, a NUL in the name
+        return os.path.normpath(str(file))
+    return status.st_dev, status.st_ino
+
+
+def _read_benchmarks(
+    specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
+    fetch: Fetch | None,
+) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+    """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
+    ``sources``). ``fetch``: the files read ahead by a child process (prefetch), which also
+    parses the plain samples among them; None: a child is started for the files the specs
+    name."""
+    keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
+                                            spec.optimized_key or file_key(spec.optimized)))
+             for spec in specs]
+    with contextlib.ExitStack() as stack:
+        if fetch is None:
+            unread: dict = {}  # by key, in the order the benchmarks first need them
+            for spec, keys in keyed:
+                for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
+                    if key not in sources:
+                        unread.setdefault(key, file)
+            fetch = stack.enter_context(prefetching(
+                lambda: unread.values(), plain_digest, files=len(unread)))
+        for index, (spec, keys) in enumerate(keyed, start=1):
+            for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
+                if key not in sources:
+                    content = fetch(file)
+                    sources[key] = (
+                        read_digest(file, content.payload) if type(content) is Digested
+                        else read_source(file, options=options, content=content))
+            yield _read_benchmark(index, spec, keys, config, sources)
+
+
+def _read_benchmark(
+    index: int, spec: BenchmarkSpec, keys: tuple, config: str, sources: dict,
+) -> tuple[BenchmarkResult, _Pair | None]:
+    """The benchmark's result so far (its errors, if any) and its samples when usable.
+    ``sources``: the files read, by :func:`file_key`, among them this benchmark's (``keys``:
+    initial, optimized)."""
+    if spec.errors:
+        return BenchmarkResult(
+            name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
+            initial_path=spec.initial_display, optimized_path=spec.optimized_display,
+            errors=spec.errors), None
+    read = {}
+    errors: list[InputError] = []
+    for role, key, selection in (("initial", keys[0], spec.initial_selection),
+                                 ("optimized", keys[1], spec.optimized_selection)):
+        read[role] = select(sources[key], selection)
+        errors += _sample_errors(spec, role, read[role], config)
+    initial, optimized = read["initial"], read["optimized"]
+    if not errors:
+        errors = _unit_errors(spec, initial, optimized, config)
+    result = BenchmarkResult(
+        name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
+        initial_path=spec.initial_display, optimized_path=spec.optimized_display,
+        errors=tuple(errors), unit=initial.unit,
+        input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
+                          if sample.notes),
+        input_notices=initial.notices + optimized.notices)
+    if errors:
+        return result, None
+    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
+                         paths=(initial.path, optimized.path))
+
+
+def _with_mean_ratios(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str
+                      ) -> list[_Pair]:
+    """The pairs whose mean times have a ratio that a float holds; the benchmarks of the
+    others get the error that says so (the grand means computed together, kept for the
+    analysis)."""
+    Hierarchy.cache_grand_means([side for pair in pairs for side in (pair.initial,
+                                                                     pair.optimized)])
+    usable = []
+    for pair in pairs:
+        numerator, denominator = pair.initial.grand_mean, pair.optimized.grand_mean
+        ratio = numerator / denominator if denominator > 0 else math.inf  # float / float: inf
+        if 0 < ratio < math.inf:
+            usable.append(pair)
+            continue
+        benchmark = benchmarks[pair.index - 1]
+        benchmarks[pair.index - 1] = dataclasses.replace(benchmark, errors=(InputError(
+            config, benchmark.config_line,
+            f"the mean times of {pair.paths[0]} and {pair.paths[1]} differ by a factor beyond "
+            "what a floating-point number can hold (more than 1e308): check their units"),))
+    return usable
+
+
+def _describe_design(initial: Hierarchy, optimized: Hierarchy) -> str | None:
+    if initial.depth == 1 and optimized.depth == 1:
+        return None
+    tops = dict.fromkeys(plural(sample.level_names[0]) for sample in (initial, optimized))
+    return (f"initial: {initial.describe()}; optimized: {optimized.describe()}. The "
+            f"Speedup-Test protocol ran on the means of the top-level units "
+            f"({' and '.join(tops)}); the effect-size intervals use the whole hierarchy.")
+
+
+@dataclass
+class _Analysed:
+    """What a worker returns for one benchmark."""
+
+    analysis: PairAnalysis
+    effect: EffectSize
+    slowdown: SlowdownCheck
+    # Resampled speedups, kept only where Fieller's interval may be unbounded at the level
+    # of the call: the call then uses their percentile interval.
+    resampled_speedups: np.ndarray | None
+
+
+@dataclass
+class _BatchedParts:
+    """What is computed together for the pairs whose top-level samples have equal sizes."""
+
+    tests: ProtocolTests  # initial vs optimized
+    reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
+    summaries: tuple[SampleSummary, SampleSummary]
+    tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
+    # The highest confidences of the mean and median verdicts (None: computed per pair).
+    max_confidences: tuple[float | None, float | None] | None = None
+
+
+def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]:
+    """``positions`` of ``pairs`` grouped by the sizes of their top-level samples (the rows of
+    the arrays that are computed together)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for position in positions:
+        pair = pairs[position]
+        sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
+        groups.setdefault(sizes, []).append(position)
+    return list(groups.values())
+
+
+def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]:
+    """The protocol's tests of every pair, both ways, the summaries of its samples and what
+    the decisions need over many benchmarks, computed together for the pairs whose
+    top-level samples have the same sizes (identical to computing them pair by pair)."""
+    parts: list[_BatchedParts | None] = [None] * len(pairs)
+    for positions in _same_sizes(pairs, range(len(pairs))):
+        x = np.stack([pairs[p].initial.top_level_means for p in positions])
+        y = np.stack([pairs[p].optimized.top_level_means for p in positions])
+        tests, reverse = run_tests_both_ways(x, y)
+        small = is_small(x.shape[1], y.shape[1], large_sample)
+        for position, *found in zip(positions, tests, reverse, summarise_rows(x),
+                                    summarise_rows(y), tie_free_rows(x, y).tolist(),
+                                    max_confidence_rows(tests, [small] * len(tests)),
+                                    strict=True):
+            parts[position] = _BatchedParts(found[0], found[1], (found[2], found[3]), found[4],
+                                            found[5])
+    return parts  # type: ignore[return-value]
+
+
+@special_values_expected
+def _analyse_pairs(
+    settings: Settings, bootstrap_forced: bool, pairs: list[_Pair],
+    helper: BootstrapChild | None = None,
+) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
+    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (in this
+    process, or in a worker); with the batch's mean ratios together (what each effect size's
+    ``ratio`` holds). ``helper``: the child that computes the shared-count bootstrap
+    intervals (None: a thread does).
+
+    A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
+    own samples and the seed: not on the other benchmarks, nor on how they are shared among
+    workers. Both samples flat (and not too large): the count matrices that every benchmark
+    of the run shares (:func:`flat_bootstrap_intervals`, vectorised over the batch); both
+    balanced hierarchies with a draw table: the draws that every benchmark of the same shape
+    shares (:func:`table_bootstrap_interval`); otherwise, or with bootstrap aggregate
+    intervals (which need every benchmark resampled independently of the others), its own
+    random stream, seeded by (seed, position).
+
+    Where the call may rest on the bootstrap (Fieller's interval unbounded at the widest
+    level the call can get), the call gets ``call_resamples`` from the benchmark's own
+    stream (continuing it, after the interval's resamples when they came from it).
+
+    Samples too large to resample on their own stream within BOOTSTRAP_DRAWS_BUDGET get no
+    bootstrap interval unless ``bootstrap_forced`` (--bootstrap given), the aggregate
+    intervals need their draws, or their call may rest on the bootstrap.
+    """
+    aggregate = (BootstrapAggregate(settings.bootstrap)
+                 if aggregate_method(settings) == "bootstrap" else None)
+    shared = [aggregate is None
+              and uses_shared_counts(pair.initial, pair.optimized, settings.bootstrap)
+              for pair in pairs]
+    # The shared-count bootstrap is array work that needs nothing else of the analysis: the
+    # child computes it (or a thread) while this one runs the tests and decisions.
+    with _shared_intervals_beside(helper, settings, pairs, shared) as pending:
+        batched = _batched_parts(pairs, settings.large_sample)
+        inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
+        confidences = np.array([complement(pair.alpha) for pair in pairs])
+        fieller = fieller_intervals(ratios, confidences)
+        delta = delta_intervals(ratios, confidences)
+        # Where Fieller's interval is unbounded at the widest level of the call, the call
+        # may use the bootstrap's (change.decide_calls).
+        fallback = ~call_fieller_bounds(ratios,
+                                        np.array([pair.call_confidence for pair in pairs]))[2]
+        protocols = []
+        for pair, parts in zip(pairs, batched, strict=True):
+            # The protocol's independent observations are the top-level units (Kalibera & Jones).
+            analysis = analyse_pair(pair.initial.top_level_means, pair.optimized.top_level_means,
+                                    alpha=pair.alpha, large_sample=settings.large_sample,
+                                    tests=parts.tests, summaries=parts.summaries,
+                                    tie_free=parts.tie_free,
+                                    max_confidences=parts.max_confidences)
+            # The same protocol with the roles swapped: is the optimized version slower?
+            reverse = SlowdownCheck(*(
+                outcome(parts.reverse_tests, analysis.small, pair.alpha)
+                for outcome in (mean_outcome, median_outcome)))
+            protocols.append((analysis, reverse))
+        intervals = pending()
+    for position, pair in enumerate(pairs):
+        if aggregate is None and not shared[position]:
+            tables = draw_table(pair.initial), draw_table(pair.optimized)
+            if tables[0] is not None and tables[1] is not None:
+                intervals[position] = table_bootstrap_interval(
+                    *tables, complement(pair.alpha), settings.bootstrap, settings.seed)
+    analysed = []
+    for position, (pair, (analysis, reverse)) in enumerate(zip(pairs, protocols, strict=True)):
+        confidence = complement(pair.alpha)
+        # One random stream per benchmark: results do not depend on what else is analysed,
+        # nor on how the benchmarks are shared among workers. (Made where it is drawn from:
+        # most benchmarks never draw, and making one costs 9 µs.)
+        rng: np.random.Generator | None = None
+        drawn: tuple[np.ndarray, np.ndarray] = _NO_DRAWS
+        # Too large to resample, unless forced, or unless the call may need the resamples
+        # (then drawn exactly as with --bootstrap, so that both runs call alike).
+        skipped = (aggregate is None and not bootstrap_forced and position not in intervals
+                   and not fallback[position]
+                   and not within_draws_budget(pair.initial, pair.optimized, settings.bootstrap))
+        if position in intervals:
+            interval = intervals[position]
+        elif skipped:
+            interval = skipped_bootstrap(pair.initial, pair.optimized, settings.bootstrap)
+        else:
+            rng = np.random.default_rng([settings.seed, pair.index])
+            drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
+                     resampled_means(pair.optimized, settings.bootstrap, rng))
+            if aggregate is not None:
+                aggregate.add(pair.weight, *drawn)
+            interval = bootstrap_interval(*drawn, confidence)
+        resampled = None
+        if fallback[position]:
+            more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
+            if more > 0:
+                if rng is None:
+                    rng = np.random.default_rng([settings.seed, pair.index])
+                drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
+                         np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
+            resampled = drawn[0] / drawn[1]
+        effect = effect_size(pair.initial, pair.optimized, confidence,
+                             inputs=inputs[position], bootstrap=interval,
+                             fieller=fieller[position], delta=delta[position])
+        analysed.append(_Analysed(analysis, effect, reverse, resampled))
+    return analysed, aggregate, ratios
+
+
+_NO_DRAWS = (np.empty(0), np.empty(0))
+
+
+@contextlib.contextmanager
+def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
+                             pairs: list[_Pair], shared: list[bool]
+                             ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
+    """For the block, the bootstrap intervals of the benchmarks resampled with the shared
+    count matrices computed beside it, by ``helper`` (or a thread); the block gets the
+    function that waits for them (by position in the batch). Computed together for the
+    benchmarks of the same sizes."""
+    grouped = _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]])
+    groups = [(np.array([complement(pairs[p].alpha) for p in positions]),
+               np.stack([pairs[p].initial.top_level_means for p in positions]),
+               np.stack([pairs[p].optimized.top_level_means for p in positions]))
+              for positions in grouped]
+
+    def by_position(ends: list[Ends]) -> dict[int, RatioInterval]:
+        intervals = {}
+        for positions, (low, high) in zip(grouped, ends, strict=True):
+            intervals.update(zip(positions, bootstrap_intervals_of(low, high), strict=True))
+        return intervals
+
+    if helper is not None:
+        answer = helper.submit(settings.bootstrap, settings.seed, groups)
+        yield lambda: by_position(answer())
+        return
+    # (The thread needs the GIL to start each of its numpy calls: quicker hand-overs.)
+    with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
+        pending = background.submit(special_values_expected(computed_here),
+                                    settings.bootstrap, settings.seed, groups)
+        yield lambda: by_position(pending.result())
+
+
+def _in_position_order(batches: list[tuple[np.ndarray, MeanRatio]]) -> MeanRatio:
+    """The mean ratios of the batches as one, ordered by position."""
+    if not batches:
+        return MeanRatio(*(np.empty(0) for _ in range(5)))
+    order = np.argsort(np.concatenate([positions for positions, _ in batches]), kind="stable")
+    return MeanRatio.concatenate([ratio for _, ratio in batches]).take(order)
+
+
+def _decide_calls(analysed: dict[int, _Analysed], ratio: MeanRatio, settings: Settings
+                  ) -> tuple[dict[int, Change], CallCounts]:
+    """Every analysed benchmark's call, by position: it depends on all of them (the
+    correction). ``ratio``: their mean ratios, in the order of their positions."""
+    positions = sorted(analysed)
+    done = [analysed[position] for position in positions]
+    changes = decide_calls(
+        ratio,
+        [result.analysis.alpha for result in done],
+        [result.resampled_speedups for result in done],
+        [result.analysis.tests.t_test_at(result.analysis.alpha).p_value for result in done],
+        threshold=settings.threshold, correction=settings.correction) if done else []
+    return (dict(zip(positions, changes, strict=True)),
+            CallCounts.of(changes, settings.threshold, settings.correction))
+
+
+#: Benchmarks per batch given to a worker...
+BATCH = 64
+#: ...and analysed at once in-process: the arrays of larger batches amortise numpy's
+#: per-call costs (10,000 pairs of 31 values: tests 0.75 s in batches of 64, 0.48 s of 1,024).
+SERIAL_BATCH = 1024
+#: ...and batches below which the run stays in-process: starting workers and sending them
+#: the samples costs more than it saves under ~250 benchmarks (0.54 s in-process against
+#: 0.74–0.92 s with 2 workers for a pyperformance-sized compare, benchmarks/compare_pyperf.py).
+MIN_PARALLEL_BATCHES = 4
+#: Only benchmarks whose bootstrap draws this many measurements or more per side from their
+#: own random stream are worth a worker (about 20 ns per measurement and resample). The rest
+#: cost ~0.4 ms each in-process, while sending one to a worker and its results back costs
+#: ~0.25 ms of the parent's time: 10,000 pairs of 31 values took 10-12 s with 2 workers and
+#: 8-9 s in-process, 500 pairs of 2,000 values 9.5 s with 2 workers and 18 s in-process.
+HEAVY_DRAWS = 200 * 2_000
+
+
+#: Benchmarks from which a run analyses each batch as soon as it is read (see
+#: _analyse_benchmarks): below, there are too few batches for the overlap to matter.
+STREAMED_FROM = 4 * SERIAL_BATCH
+
+
+class _Plan:
+    """What the analysis of each benchmark needs to know of the whole run, which depends on
+    how many benchmarks it analyses: their resamples (fewer for many benchmarks), and for
+    each confidence the widest level a call can get and the resamples the call needs then."""
+
+    def __init__(self, settings: Settings, benchmarks: int) -> None:
+        self.settings = settings  # with the run's resamples
+        self.benchmarks = benchmarks
+        self._calls: dict[float, tuple[float, int]] = {}  # by alpha: level, resamples
+
+    @classmethod
+    def of(cls, settings: Settings, benchmarks: int, bootstrap_forced: bool) -> _Plan:
+        if not bootstrap_forced:
+            settings = dataclasses.replace(settings, bootstrap=default_resamples(
+                benchmarks, aggregate_method(settings)))
+        return cls(settings, benchmarks)
+
+    def call(self, alpha: float) -> tuple[float, int]:
+        """The widest level of the call at ``alpha``, and the resamples it needs then."""
+        if alpha not in self._calls:
+            level = widest_confidence(alpha, self.benchmarks, self.settings.correction)
+            self._calls[alpha] = level, call_resamples(self.settings.bootstrap, level,
+                                                       self.benchmarks)
+        return self._calls[alpha]
+
+    def ready(self, pair: _Pair, largest_weight: float) -> _Pair:
+        """``pair`` as this plan analyses it (its weight relative to the largest)."""
+        return _Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
+                     pair.optimized, *self.call(pair.alpha), pair.paths)
+
+    def redone(self, final: _Plan, pairs: list[_Pair], collected: _Collected) -> list[_Pair]:
+        """The benchmarks analysed with this plan that ``final`` (the run's, once every
+        benchmark is read) analyses otherwise, forgotten by ``collected``: all of them when
+        their resamples differ (a run that lost most of its benchmarks to errors), else
+        those whose call may rest on a bootstrap that one plan draws and not the other, or
+        draws with other resamples (a level that depends on the benchmarks called)."""
+        analysed = [pair for pair in pairs if pair.index - 1 in collected.done]
+        if final.settings.bootstrap != self.settings.bootstrap:
+            collected.forget(analysed)
+            return analysed
+        if all(self.call(pair.alpha) == final.call(pair.alpha) for pair in analysed):
+            return []
+        ratio = _in_position_order(collected.ratios)  # (the analysed ones, by position)
+
+        def fallback(plan: _Plan) -> np.ndarray:
+            levels = np.array([plan.call(pair.alpha)[0] for pair in analysed])
+            return ~call_fieller_bounds(ratio, levels)[2]
+
+        planned, needed = fallback(self), fallback(final)
+        redo = [pair for pair, before, after in zip(analysed, planned, needed, strict=True)
+                if before != after or (after and self.call(pair.alpha)[1]
+                                       != final.call(pair.alpha)[1])]
+        collected.forget(redo)
+        return redo
+
+
+class _Collected:
+    """The analysed benchmarks, by position in the config, with each batch's mean ratios;
+    the progress told as batches are added."""
+
+    def __init__(self, progress: Progress | None, benchmarks: list[BenchmarkResult],
+                 total: int) -> None:
+        self.done: dict[int, _Analysed] = {}
+        self.designs: dict[int, str | None] = {}
+        self.ratios: list[tuple[np.ndarray, MeanRatio]] = []  # positions, mean ratios
+        self.total = total  # for the progress: the benchmarks to analyse, as far as known
+        self._progress = progress
+        self._benchmarks = benchmarks
+        self._told = 0  # benchmarks the progress said were analysed
+
+    def add(self, batch: list[_Pair], output: tuple[list[_Analysed], object, MeanRatio]
+            ) -> None:
+        analysed, _, ratio = output
+        positions = [pair.index - 1 for pair in batch]
+        self.ratios.append((np.array(positions, dtype=np.intp), ratio))
+        for pair, position, result in zip(batch, positions, analysed, strict=True):
+            self.done[position] = result
+            self.designs[position] = _describe_design(pair.initial, pair.optimized)
+        self._told = max(self._told, len(self.done))  # (never back: some analysed again)
+        if self._progress is not None:
+            self._progress(self._told, max(self.total, self._told),
+                           self._benchmarks[positions[-1]].name)
+
+    def forget(self, pairs: list[_Pair]) -> None:
+        """Forget these benchmarks' analyses, to be added again."""
+        positions = np.array([pair.index - 1 for pair in pairs], dtype=np.intp)
+        for position in positions.tolist():
+            del self.done[position]
+        self.ratios = [(kept[keep], ratio.take(np.flatnonzero(keep)))
+                       for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
+
+
+def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool) -> int:
+    """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
+    0 for flat samples resampled by the shared count matrices, and where none are drawn; for
+    hierarchical samples an upper bound (those with a draw table draw one number per lowest
+    group)."""
+    resamples = settings.bootstrap or 0
+    if aggregate_method(settings) != "bootstrap":
+        if uses_shared_counts(pair.initial, pair.optimized, resamples):
+            return 0
+        if not bootstrap_forced and not within_draws_budget(pair.initial, pair.optimized,
+                                                            resamples):
+            return 0
+    return max(pair.initial.measurements, pair.optimized.measurements) * resamples
+
+
+def _heavy_and_light(pairs: list[_Pair], settings: Settings, bootstrap_forced: bool
+                     ) -> tuple[list[_Pair], list[_Pair]]:
+    """``pairs`` split into those worth a worker (see HEAVY_DRAWS) and the others."""
+    heavy: list[_Pair] = []
+    light: list[_Pair] = []
+    for pair in pairs:
+        costly = _draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
+        (heavy if costly else light).append(pair)
+    return heavy, light
+
+
+@cycle_collection_paused()  # the config's rows too (100,000 rows: 3.5 s -> 2.4 s)
+def analyse_config(
+    config_path: Path | str,
+    settings: Settings,
+    progress: Progress | None = None,
+    run: RunInfo | None = None,
+    workers: int | None = None,
+    options: ReadOptions = DEFAULT_OPTIONS,
+    fetch: Fetch | None = None,
+) -> Results:
+    """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable.
+    ``fetch``: the config's sample files read ahead
+    (:func:`speeduptest.inputs.config.reading_ahead`); None: read ahead here, while the config's
+    rows are checked."""
+    config_path = Path(config_path)
+    with read_once(config_path):  # (a pipe can be read only once)
+        rows = lines_ahead(config_path)
+        ahead = (contextlib.nullcontext(fetch) if fetch is not None
+                 else reading_ahead(config_path, rows))
+        with ahead as fetch, _bootstrap_helper(rows) as helper:
+            config = read_config(config_path, settings.alpha, status=fetch.status)
+            return analyse_benchmarks(
+                config.benchmarks, settings, source=Source(str(config_path), config=True),
+                progress=progress, run=run, workers=workers, options=options,
+                notices=config.notices, extra_files=(InputFile(
+                    str(config_path), config_input(config_path).sha256()),),
+                fetch=fetch, helper=helper)
+
+
+@cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
+@special_values_expected
+def analyse_benchmarks(
+    specs: Sequence[BenchmarkSpec],
+    settings: Settings,
+    source: Source,
+    progress: Progress | None = None,
+    run: RunInfo | None = None,
+    workers: int | None = None,
+    options: ReadOptions = DEFAULT_OPTIONS,
+    notices: Sequence[Notice] = (),
+    extra_files: Sequence[InputFile] = (),
+    sources: dict[tuple[int, int] | str, SourceFile] | None = None,
+    fetch: Fetch | None = None,
+    helper: BootstrapChild | None = None,
+) -> Results:
+    """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
+    ``sources``: files already read, by :func:`file_key` (each file is read once);
+    ``fetch``: files read ahead (:func:`speeduptest.runtime.prefetch.prefetching`); ``helper``: the
+    child that computes the shared-count bootstrap (None: one is started here for many
+    benchmarks)."""
+    with (contextlib.nullcontext(helper) if helper is not None
+          else _bootstrap_helper(len(specs))) as helper:
+        return _analyse_benchmarks(specs, settings, source, progress, run, workers, options,
+                                   notices, extra_files, sources, fetch, helper)
+
+
+#: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
+#: costs ~10 ms; below, a thread computes it).
+MIN_BOOTSTRAP_CHILD = 500
+
+
+def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
+        BootstrapChild | None]:
+    """The child that computes the shared-count bootstrap, for a run of about so many
+    benchmarks. It is forked before the samples are read, and before the config is when
+    there is one, while this process is small (see bootstrap_child)."""
+    return bootstrap_child() if benchmarks >= MIN_BOOTSTRAP_CHILD else contextlib.nullcontext()
+
+
+def _analyse_benchmarks(
+    specs: Sequence[BenchmarkSpec], settings: Settings, source: Source,
+    progress: Progress | None, run: RunInfo | None, workers: int | None,
+    options: ReadOptions, notices: Sequence[Notice], extra_files: Sequence[InputFile],
+    sources: dict[tuple[int, int] | str, SourceFile] | None, fetch: Fetch | None,
+    helper: BootstrapChild | None,
+) -> Results:
+    sources = dict(sources or {})
+    bootstrap_forced = settings.bootstrap is not None
+    benchmarks: list[BenchmarkResult] = []
+    pairs: list[_Pair] = []  # the benchmarks read without error, in the config's order
+    # A large run analyses its benchmarks a batch at a time as they are read: the prefetch
+    # child meanwhile reads and parses the next files on the core that the tests leave to
+    # the bootstrap child, where the reading would otherwise wait for it or parse here.
+    # The batches are analysed for the benchmarks that the config lets through, and checked
+    # against those that are read without error (_Plan.redone).
+    expected = sum(1 for spec in specs if not spec.errors)
+    streamed = expected >= STREAMED_FROM and aggregate_method(settings) != "bootstrap"
+    plan = _Plan.of(settings, expected, bootstrap_forced)
+    collected = _Collected(progress, benchmarks, expected)
+    waiting: list[_Pair] = []  # read, not yet analysed
+    aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
+    with contextlib.closing(_read_benchmarks(specs, source.label, sources, options,
+                                             fetch)) as read:
+        for result, pair in read:
+            benchmarks.append(result)
+            if pair is not None:
+                waiting.append(pair)
+            if streamed and len(waiting) == SERIAL_BATCH:
+                usable = _with_mean_ratios(waiting, benchmarks, source.label)
+                pairs += usable
+                waiting = []
+                heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
+                aside += heavy
+                if light:  # (weights enter only the bootstrap aggregate, never streamed)
+                    batch = [plan.ready(pair, 1.0) for pair in light]
+                    collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
+                                                        batch, helper=helper))
+    usable = _with_mean_ratios(waiting, benchmarks, source.label)
+    pairs += usable
+    aside += usable
+    final = _Plan.of(settings, len(pairs), bootstrap_forced)
+    settings = final.settings
+    collected.total = len(pairs)
+    if streamed:
+        aside += plan.redone(final, pairs, collected)
+    # Weights only enter ratios (Σ W·x / Σ W·y, Σ W·log s / Σ W): relative to the largest,
+    # weights of 1e308 do not overflow the sums.
+    largest_weight = max((pair.weight for pair in pairs), default=1.0)
+    aside = [final.ready(pair, largest_weight) for pair in aside]
+    # The costly benchmarks go to the workers while the others are analysed here.
+    heavy_pairs, light_pairs = _heavy_and_light(aside, settings, bootstrap_forced)
+    parallel = [heavy_pairs[i:i + BATCH] for i in range(0, len(heavy_pairs), BATCH)]
+    if len(parallel) < MIN_PARALLEL_BATCHES:
+        parallel, light_pairs = [], heavy_pairs + light_pairs
+    serial = [light_pairs[i:i + SERIAL_BATCH]
+              for i in range(0, len(light_pairs), SERIAL_BATCH)]
+    workers = (workers or default_workers()) if parallel else 1
+    bootstrap_aggregate = (BootstrapAggregate(settings.bootstrap)
+                           if aggregate_method(settings) == "bootstrap" else None)
+    analyse = functools.partial(_analyse_pairs, settings, bootstrap_forced)
+    with worker_pool(workers) as parallel_map:
+        outputs = itertools.chain(map(functools.partial(analyse, helper=helper), serial),
+                                  parallel_map(analyse, parallel))
+        for batch, output in zip(serial + parallel, outputs, strict=True):
+            if bootstrap_aggregate is not None:
+                bootstrap_aggregate.merge(output[1])
+            collected.add(batch, output)
+    done, designs = collected.done, collected.designs
+    ratio = _in_position_order(collected.ratios)  # (in the config's order)
+    changes, calls = _decide_calls(done, ratio, settings)
+    for position, result in done.items():
+        benchmarks[position] = benchmarks[position].analysed(
+            result.analysis, result.effect, result.slowdown, changes[position],
+            designs[position])
+    analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
+    aggregate = bootstrap_aggregate
+    if aggregate is None and analysed:
+        aggregate = DeltaAggregate(ratio)
+    overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
+                              precision=settings.precision, aggregate=aggregate,
+                              aggregate_confidence=settings.confidence)
+    geometric = overall.geometric_mean
+    overall_call = None if geometric is None else str(classify(
+        np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
+        settings.threshold)[0])
+    overall = dataclasses.replace(overall, calls=calls, call=overall_call)
+    input_files = list(extra_files)
+    input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
+    return Results(
+        tool_version=__version__,
+        settings=settings,
+        source=source,
+        benchmarks=tuple(benchmarks),
+        overall=overall,
+        notices=tuple(notices) + overall.notices,
+        errors=tuple(error for b in benchmarks for error in b.errors),
+        input_files=tuple(input_files),
+        run=run,
+    )

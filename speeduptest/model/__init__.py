@@ -1,0 +1,1 @@
+"""The results model: plain data that flows from the analysis to the renderers."""

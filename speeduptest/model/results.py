@@ -1,0 +1,189 @@
+"""The results model: plain data that flows from the analysis to the renderers.
+
+Everything a report shows is in here, already computed; renderers only format it.
+
+The classes made for every benchmark (here and the test, effect-size and call results they
+hold) are dataclasses with slots but not frozen: a frozen dataclass sets each field through
+``object.__setattr__``, which for the ~50 objects of each benchmark cost 0.2-0.3 s of a
+10,000-benchmark run (2.58 -> 2.29 s, median of 8 interleaved runs). Nothing changes them once
+built (tests/test_model_read_only.py checks that rendering leaves them as they were). The
+classes made once per run, and the notices and errors (used as dictionary keys), stay frozen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from speeduptest.notices import InputError, Notice
+from speeduptest.stats.change import DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Change, Correction
+from speeduptest.stats.effect_size import DEFAULT_AGGREGATE_INTERVAL, EffectSize
+from speeduptest.stats.floats import complement
+
+# The results of the protocol and of the overall figures live beside the code that makes
+# them; the model holds them.
+from speeduptest.stats.overall import (  # noqa: F401
+    AggregateInterval,
+    CallCounts,
+    Overall,
+    OverallFigure,
+    ProportionEstimate,
+)
+from speeduptest.stats.protocol import (  # noqa: F401
+    Decision,
+    PairAnalysis,
+    ProtocolTests,
+    SampleSummary,
+    SlowdownCheck,
+    Speedups,
+    Status,
+    Verdict,
+)
+
+
+@dataclass(slots=True)
+class BenchmarkResult:
+    name: str
+    weight: float | None
+    alpha: float | None
+    config_line: int | None
+    initial_path: str | None
+    optimized_path: str | None
+    analysis: PairAnalysis | None = None
+    effect: EffectSize | None = None
+    slowdown: SlowdownCheck | None = None
+    change: Change | None = None  # the call (faster, slower, unchanged, uncertain)
+    design: str | None = None  # how hierarchical samples were reduced, in words
+    errors: tuple[InputError, ...] = ()
+    unit: str | None = None  # "s" when the files stated their unit; None: as in the files
+    input_notes: tuple[str, ...] = ()  # how the files were read, e.g. warm-ups left out
+    input_notices: tuple[Notice, ...] = ()  # warnings about how the files' values were used
+
+    def analysed(self, analysis: PairAnalysis, effect: EffectSize, slowdown: SlowdownCheck,
+                 change: Change, design: str | None) -> BenchmarkResult:
+        """This benchmark as read, with its analysis and call (built in one go: a
+        ``dataclasses.replace`` costs 10 µs, 0.1 s for 10,000 benchmarks)."""
+        return BenchmarkResult(
+            name=self.name, weight=self.weight, alpha=self.alpha, config_line=self.config_line,
+            initial_path=self.initial_path, optimized_path=self.optimized_path,
+            analysis=analysis, effect=effect, slowdown=slowdown, change=change, design=design,
+            errors=self.errors, unit=self.unit, input_notes=self.input_notes,
+            input_notices=self.input_notices)
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """Every warning of this benchmark: the input's, the protocol's, the effect size's."""
+        protocol = self.analysis.notices if self.analysis else ()
+        return (self.input_notices + protocol + (self.effect.notices if self.effect else ())
+                + (self.change.notices if self.change else ()))
+
+    @property
+    def status(self) -> Status:
+        return "ok" if self.analysis is not None and not self.errors else "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    alpha: float = 0.05
+    proportion_confidence: float | None = None  # None: 1 - alpha
+    precision: float = 0.05
+    large_sample: int = 30
+    # Resamples of each benchmark's bootstrap interval; None: effect_size.default_resamples
+    # for the run's size (the analysis puts the number it used in the results' settings).
+    bootstrap: int | None = None
+    seed: int = 0
+    threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged"
+    correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
+    fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
+    # How the aggregate intervals are made: "delta" (default) or "bootstrap".
+    aggregate_interval: str = DEFAULT_AGGREGATE_INTERVAL
+
+    @property
+    def confidence(self) -> float:
+        return complement(self.alpha)
+
+
+    @property
+    def effective_proportion_confidence(self) -> float:
+        if self.proportion_confidence is not None:
+            return self.proportion_confidence
+        return complement(self.alpha)
+
+
+@dataclass(slots=True)
+class InputFile:
+    """An input file of the run, with its checksum for the reproducibility block."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """How this run was started; shown in the reports, kept out of results.json so that the
+    same input and seed give a byte-identical file."""
+
+    command: str
+    started: str  # ISO 8601, UTC
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """What was analysed: a config file, or two result files paired by benchmark name."""
+
+    label: str  # the config path, or "INITIAL vs OPTIMIZED"
+    config: bool = False
+    compared: tuple[str, str] | None = None
+
+    @property
+    def short(self) -> str:
+        """For running titles: file names without folders, or with as many of their last
+        folders as tell two compared files apart (a/results.json vs b/results.json)."""
+        if self.compared:
+            parts = [Path(path).parts for path in self.compared]
+            depth = 1
+            while (parts[0][-depth:] == parts[1][-depth:]
+                   and depth < min(len(parts[0]), len(parts[1]))):
+                depth += 1
+            return " vs ".join(str(Path(*p[-depth:])) for p in parts)
+        return Path(self.label).name
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    tool_version: str
+    settings: Settings
+    source: Source
+    benchmarks: tuple[BenchmarkResult, ...]
+    overall: Overall
+    notices: tuple[Notice, ...] = ()
+    errors: tuple[InputError, ...] = ()
+    input_files: tuple[InputFile, ...] = ()
+    run: RunInfo | None = None
+
+    @property
+    def analysed(self) -> tuple[BenchmarkResult, ...]:
+        return tuple(b for b in self.benchmarks if b.status == "ok")
+
+    @property
+    def failed(self) -> tuple[BenchmarkResult, ...]:
+        return tuple(b for b in self.benchmarks if b.status == "error")
+
+    @property
+    def input_notices(self) -> tuple[Notice, ...]:
+        """Run-wide warnings about the input (unused config columns, unpaired benchmarks),
+        as opposed to the overall figures' caveats."""
+        return tuple(notice for notice in self.notices if notice not in self.overall.notices)
+
+    @property
+    def slower(self) -> tuple[BenchmarkResult, ...]:
+        """Benchmarks called slower: the ones that fail a CI job (--fail-on-slowdown)."""
+        return tuple(b for b in self.benchmarks if b.change and b.change.call == "slower")
+
+    def to_dataframe(self):
+        """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""
+        import pandas as pd
+
+        from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows
+
+        return pd.DataFrame(benchmark_rows(self), columns=list(CSV_COLUMNS))

@@ -1,0 +1,482 @@
+"""The call of every benchmark: faster, slower, unchanged or uncertain.
+
+The Speedup-Test verdicts answer "is the optimized version significantly faster?" one
+benchmark at a time. The call answers what a reader or a CI job acts on, over a whole suite:
+
+1. the speedup of the means, θ = mean(initial) / mean(optimized), gets Fieller's confidence
+   interval on the top-level units (the bootstrap percentile interval where Fieller's is
+   unbounded), at a confidence level widened for the number b of benchmarks:
+
+   - ``bonferroni``: 1 − α/b for every benchmark, so that all intervals hold at once with
+     probability ≥ 1 − α (family-wise error of the calls ≤ α);
+   - ``fcr``: Benjamini & Yekutieli's false-coverage-rate intervals: Benjamini–Hochberg at
+     q = α on the p-values of "θ = 1" that the intervals invert selects R benchmarks, and every
+     interval is at 1 − max(R, 1)·α/b; only selected benchmarks can be called faster or
+     slower, and the expected share of false calls among the calls is ≤ α;
+   - ``none``: 1 − α for each benchmark on its own.
+
+2. a practical threshold τ ≥ 0 turns the interval [L, H] into the call: ``faster`` when
+   L > 1 + τ, ``slower`` when H < 1/(1 + τ), ``unchanged`` when the interval lies inside
+   (1/(1 + τ), 1 + τ) (an equivalence statement, as two one-sided tests would make it), and
+   ``uncertain`` otherwise.
+
+Everything is computed on arrays over the benchmarks of a run.
+
+References
+----------
+E. C. Fieller, "Some problems in interval estimation", JRSS B 16(2), 1954.
+Y. Benjamini, D. Yekutieli, "False discovery rate–adjusted multiple confidence intervals for
+selected parameters", JASA 100(469), 2005.
+Y. Benjamini, Y. Hochberg, "Controlling the false discovery rate", JRSS B 57(1), 1995.
+S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J. Stat. 6, 1979.
+T. Kalibera, R. Jones, "Quantifying performance changes with effect size confidence
+intervals", University of Kent TR 4-12, 2012.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from speeduptest.notices import Notice
+
+Call = Literal["faster", "slower", "unchanged", "uncertain"]
+Correction = Literal["bonferroni", "fcr", "none"]
+
+CALLS: tuple[Call, ...] = ("faster", "slower", "unchanged", "uncertain")
+CORRECTIONS: tuple[Correction, ...] = ("bonferroni", "fcr", "none")
+#: The methods of a call's interval, in words.
+METHOD_LABELS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
+CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
+                     "none": "no correction"}
+#: A change smaller than 1% of the execution time is ignored by default (as Criterion does).
+DEFAULT_THRESHOLD = 0.01
+#: benchmarks/false_alarms.py (README, "The call"): with no change FCR calls nothing just as
+#: often as Bonferroni (the two coincide when BH selects nothing), and with real changes it
+#: calls 64% of 3% speedups instead of 41%, while 0.09% of its calls are false.
+DEFAULT_CORRECTION: Correction = "fcr"
+#: The smallest risk accepted (option or config row): 1 − α must stay a number below 1 with
+#: room for the corrections' α/b, so that every quantile stays finite.
+SMALLEST_RISK = 1e-10
+#: p-values below this are not resolved by the inversion of Fieller's interval.
+SMALLEST_P = 1e-300
+
+
+@dataclass(slots=True)
+class MeanRatio:
+    """What Fieller's interval of θ = mean(initial) / mean(optimized) needs, per benchmark.
+
+    Arrays over benchmarks: the speedup θ̂, each side's relative variance of the mean
+    u = Var(mean) / mean² (from the top-level units, S²ₖ / nₖ / mean²) and its degrees of
+    freedom nₖ − 1. Relative quantities keep the interval independent of the time unit.
+    """
+
+    speedup: np.ndarray
+    initial_relative_variance: np.ndarray
+    optimized_relative_variance: np.ndarray
+    initial_df: np.ndarray
+    optimized_df: np.ndarray
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[float, float, float, float, float, float]]) -> MeanRatio:
+        """From (mean_i, var_of_mean_i, df_i, mean_o, var_of_mean_o, df_o) per benchmark."""
+        data = np.array(rows, dtype=float).reshape(-1, 6)
+        mean_i, var_i, df_i, mean_o, var_o, df_o = data.T
+        return cls(mean_i / mean_o, (np.sqrt(var_i) / mean_i) ** 2,
+                   (np.sqrt(var_o) / mean_o) ** 2, df_i, df_o)
+
+    def take(self, rows: np.ndarray | slice) -> MeanRatio:
+        """The benchmarks at ``rows`` (indices, in their order; or a slice: views)."""
+        return MeanRatio(*(getattr(self, name)[rows] for name in _RATIO_FIELDS))
+
+    def stacked(self) -> np.ndarray:
+        """The fields as the rows of one array (``MeanRatio(*stacked)`` is this again)."""
+        return np.array([getattr(self, name) for name in _RATIO_FIELDS])
+
+    def row(self, index: int) -> MeanRatio:
+        """The benchmark at ``index`` alone."""
+        return self.take(slice(index, index + 1))
+
+    @classmethod
+    def concatenate(cls, ratios: Sequence[MeanRatio]) -> MeanRatio:
+        """One MeanRatio over the benchmarks of several."""
+        return cls(*(np.concatenate([getattr(r, name) for r in ratios])
+                     for name in _RATIO_FIELDS))
+
+
+_RATIO_FIELDS = ("speedup", "initial_relative_variance", "optimized_relative_variance",
+                 "initial_df", "optimized_df")
+
+
+def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:
+    """|t| such that P(|T_df| > |t|) = p, accurate for tiny p (lower tail, no 1 − p/2)."""
+    from scipy import special  # here: the command line parses its options without scipy
+
+    return -special.stdtrit(df, np.asarray(two_sided_p) / 2)
+
+
+def fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fieller's interval for θ at ``confidence`` (per benchmark): low, high, bounded.
+
+    The set {θ : (Ȳᵢ − θȲₒ)² ≤ tᵢ²Vᵢ + θ²tₒ²Vₒ}, tₖ with nₖ − 1 degrees of freedom, written
+    relative to the means: with r = θ̂ and uₖ = Vₖ/Ȳₖ², the bounds are
+    r·(1 ∓ √D)/(1 − tₒ²uₒ), D = tᵢ²uᵢ + tₒ²uₒ − tᵢ²tₒ²uᵢuₒ. D is a sum of non-negative terms
+    whenever the interval is bounded (1 − tₒ²uₒ > 0), so it never cancels the way
+    b² − ac does for very precise data. Unbounded (NaN bounds) when 1 − tₒ²uₒ ≤ 0, i.e.
+    when the optimized mean is not significantly different from 0.
+    """
+    alpha = 1 - np.asarray(confidence, dtype=float)
+    t2_i = _t_quantile(ratio.initial_df, alpha) ** 2
+    t2_o = _t_quantile(ratio.optimized_df, alpha) ** 2
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    a = 1 - t2_o * u_o
+    bounded = a > 0
+    spread = np.sqrt(np.maximum(t2_i * u_i * a + t2_o * u_o, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(bounded, ratio.speedup * (1 - spread) / a, np.nan)
+        high = np.where(bounded, ratio.speedup * (1 + spread) / a, np.nan)
+    return low, high, bounded
+
+
+def call_fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fieller's interval as a call uses it: also not bounded when it reaches 0 or below.
+    That happens exactly when the initial mean is not significantly different from 0
+    (tᵢ²uᵢ ≥ 1), the mirror of the unbounded case (tₒ²uₒ ≥ 1): Fieller's set for the
+    reciprocal speedup is then unbounded, so calling the benchmark one way but not the other
+    would depend on which version is called initial."""
+    low, high, bounded = fieller_bounds(ratio, confidence)
+    # tᵢ²uᵢ < 1 written as fieller_bounds writes tₒ²uₒ < 1, so that swapping the versions
+    # swaps the two conditions exactly, even next to the boundary.
+    t2_i = _t_quantile(ratio.initial_df, 1 - np.asarray(confidence, dtype=float)) ** 2
+    return low, high, bounded & (1 - t2_i * ratio.initial_relative_variance > 0)
+
+
+def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
+    """Two-sided p-value of θ = 1 that Fieller's interval inverts, per benchmark.
+
+    The interval at level 1 − p excludes 1 exactly when this p-value is ≤ p: it is the p at
+    which θ = 1 lies on the interval's boundary, (r − 1)² = tᵢ(p)²uᵢr² + tₒ(p)²uₒ. With equal
+    degrees of freedom on both sides it is Student's 2·P(T > |r − 1|/√(uᵢr² + uₒ)); otherwise
+    it is found by bisection on log p (to about 1e-15 relative).
+    """
+    from scipy import special
+
+    r = ratio.speedup
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    distance = (r - 1) ** 2
+    scale_i, scale_o = u_i * r * r, u_o
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.sqrt(distance / (scale_i + scale_o))
+        p_value = 2 * special.stdtr(ratio.initial_df, -statistic)
+    unequal = ratio.initial_df != ratio.optimized_df
+    if np.any(unequal):
+        p_value = np.where(unequal, _bisect_p_value(
+            distance, scale_i, scale_o, ratio.initial_df, ratio.optimized_df), p_value)
+    p_value = np.where(distance == 0, 1.0, p_value)  # no change at all, whatever the noise
+    # No variance on either side: any difference is certain.
+    return np.where((scale_i + scale_o == 0) & (distance > 0), 0.0, np.clip(p_value, 0, 1))
+
+
+def _bisect_p_value(distance, scale_i, scale_o, df_i, df_o) -> np.ndarray:
+    def excess(log_p: np.ndarray) -> np.ndarray:  # decreasing in p
+        p = np.exp(log_p)
+        with np.errstate(invalid="ignore", over="ignore"):  # a side without variance: 0·∞
+            terms = (np.nan_to_num(_t_quantile(df_i, p) ** 2 * scale_i)
+                     + np.nan_to_num(_t_quantile(df_o, p) ** 2 * scale_o))
+        return terms - distance
+
+    low = np.full(np.shape(distance), np.log(SMALLEST_P))
+    high = np.zeros(np.shape(distance))
+    beyond = excess(low) < 0  # 1 is excluded even at level 1 − 1e-300
+    for _ in range(110):  # the bracket shrinks from 690 to below 1e-30 in log p
+        middle = (low + high) / 2
+        above = excess(middle) > 0
+        low = np.where(above, middle, low)
+        high = np.where(above, high, middle)
+    return np.where(beyond, 0.0, np.exp((low + high) / 2))
+
+
+def selected_by_bh(p_values: np.ndarray, alphas: np.ndarray) -> tuple[np.ndarray, int]:
+    """Benjamini–Hochberg step-up selection at q = α; with a different α per benchmark, the
+    step-up rule p_j ≤ R·α_j/b (which is BH when every α_j is the same)."""
+    b = p_values.size
+    # p_j ≤ r·α_j/b ⟺ s_j = p_j·b/α_j ≤ r: R is the largest r whose r-th smallest s is ≤ r.
+    scaled = p_values * b / alphas
+    passing = np.flatnonzero(np.sort(scaled) <= np.arange(1, b + 1))
+    selections = int(passing[-1]) + 1 if passing.size else 0
+    return scaled <= selections, selections
+
+
+def corrected_confidence(p_values: np.ndarray, alphas: np.ndarray, correction: Correction
+                         ) -> tuple[np.ndarray, np.ndarray, int]:
+    """The confidence of each benchmark's call interval, which benchmarks may be called
+    faster or slower, and R (the count BH selects; for other corrections, the count whose
+    p-value is at most their interval's risk)."""
+    b = p_values.size
+    if correction == "none":
+        confidence = 1 - alphas
+    elif correction == "bonferroni":
+        confidence = 1 - alphas / max(b, 1)
+    elif correction == "fcr":
+        selected, selections = selected_by_bh(p_values, alphas)
+        return 1 - max(selections, 1) * alphas / max(b, 1), selected, selections
+    else:
+        raise ValueError(f"unknown correction {correction!r}; choose from {CORRECTIONS}")
+    selected = p_values <= 1 - confidence
+    return confidence, selected, int(np.count_nonzero(selected))
+
+
+def classify(low: np.ndarray, high: np.ndarray, bounded: np.ndarray, threshold: float
+             ) -> np.ndarray:
+    """The call from the interval [low, high] and the threshold τ (an array of names)."""
+    lower, upper = threshold_band(threshold)
+    with np.errstate(invalid="ignore"):
+        faster = bounded & (low > upper)
+        slower = bounded & (high < lower)
+        unchanged = bounded & (low > lower) & (high < upper)
+    return np.select([faster, slower, unchanged], ["faster", "slower", "unchanged"],
+                     "uncertain")
+
+
+def adjusted_p_values(p_values: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's (1979) and Benjamini–Hochberg's (1995) adjustments, as R's ``p.adjust``.
+
+    Written out (a cumulative maximum or minimum over the sorted p-values) because importing
+    statsmodels' ``multipletests`` takes 0.3–1.7 s, more than the whole analysis of 10,000
+    benchmarks; tests compare both with R and with statsmodels.
+    """
+    p = np.asarray(p_values, dtype=float)
+    count = p.size
+    if count == 0:
+        return p, p
+    order = np.argsort(p, kind="stable")
+    ascending = p[order]
+    holm = np.empty(count)
+    holm[order] = np.minimum(np.maximum.accumulate((count - np.arange(count)) * ascending), 1)
+    bh = np.empty(count)
+    descending = (count / np.arange(count, 0, -1)) * ascending[::-1]
+    bh[order[::-1]] = np.minimum(np.minimum.accumulate(descending), 1)
+    return holm, bh
+
+
+@dataclass(slots=True)
+class Change:
+    """The call of one benchmark, with the interval and the figures it was made from."""
+
+    call: Call
+    threshold: float
+    correction: Correction
+    low: float | None  # the corrected interval of the speedup of the means
+    high: float | None
+    confidence: float
+    method: str  # "fieller", or "bootstrap" where Fieller's interval is unbounded
+    p_value_no_change: float  # two-sided p-value of speedup = 1 that the interval inverts
+    selected: bool  # its interval excludes 1 (fcr: Benjamini–Hochberg selects it)
+    benchmarks: int  # b, the number of benchmarks the correction is over
+    reason: str
+    why: str = "includes-1"  # the reason in a word: a key of WHY
+    notices: tuple[Notice, ...] = ()
+    p_value: float | None = None  # the deciding test of the mean verdict (forward)
+    holm: float | None = None  # its Holm adjustment over the analysed benchmarks
+    bh: float | None = None  # its Benjamini–Hochberg adjustment
+
+    @property
+    def bounded(self) -> bool:
+        return self.low is not None and self.high is not None
+
+
+@functools.lru_cache(maxsize=64)  # (the same few levels in every benchmark of a run)
+def percent_level(confidence: float) -> str:
+    """A confidence level as a percentage with the digits that keep it below 100%:
+    "95%", "99.55%", "99.995%" (not "100%" for 1 − 0.05/1000)."""
+    digits = 4
+    while f"{confidence * 100:.{digits}g}" == "100" and confidence < 1 and digits < 12:
+        digits += 1
+    return f"{confidence * 100:.{digits}g}%"
+
+
+def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> float:
+    """The highest confidence the call interval of a benchmark can get (fcr: when R ≤ 1), so
+    that the analysis knows which benchmarks may need the bootstrap interval instead of
+    Fieller's (Fieller's bound is monotone in the level)."""
+    return 1 - alpha if correction == "none" else 1 - alpha / max(benchmarks, 1)
+
+
+def threshold_band(threshold: float) -> tuple[float, float]:
+    """The band (1/(1 + τ), 1 + τ) of speedups that count as no change."""
+    return 1 / (1 + threshold), 1 + threshold
+
+
+def bound_texts(low: float, high: float, edges: Sequence[float] = ()) -> tuple[str, str]:
+    """Both ends of an interval with the significant digits that tell them apart from each
+    other and from ``edges`` (the threshold band): 1.00993 rather than 1.01 next to 1.01."""
+    # As Python floats: formatting a numpy float is ~20 times slower.
+    low, high, edges = float(low), float(high), [float(edge) for edge in edges]
+    for digits in range(4, 15):
+        texts = _significant(low, digits), _significant(high, digits)
+        if low == high or (texts[0] != texts[1] and not any(
+                _significant(edge, digits) in texts for edge in edges)):
+            return texts
+    return f"{low:.15g}", f"{high:.15g}"
+
+
+def _significant(value: float, digits: int) -> str:
+    """``value`` with ``digits`` significant digits (%g); 4, nearly always asked for, written
+    out: a computed precision costs twice as much to format (two calls per benchmark)."""
+    return f"{value:.4g}" if digits == 4 else f"{value:.{digits}g}"
+
+
+def percentile_ends(speedups: np.ndarray, tails: Sequence[float], axis: int | None = None,
+                    overwrite: bool = False) -> np.ndarray:
+    """The resampled speedups' quantiles at ``tails`` (low, high). An end that is not a
+    number (between infinite resamples, or of 0/0 ones: times spanning more than the floats)
+    is the widest it can be: 0 below, infinity above. ``overwrite``: ``speedups`` may be
+    reordered (no copy is made)."""
+    ends = np.quantile(speedups, tails, axis=axis, overwrite_input=overwrite)
+    if np.isnan(ends).any():
+        ends[0], ends[1] = widest_where_undefined(ends[0], ends[1])
+    return ends
+
+
+def widest_where_undefined(low: np.ndarray | float, high: np.ndarray | float
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """The ends of an interval of speedups, each that is not a number (NaN: from infinities
+    or 0/0, times spanning more than the floats) made the widest it can be: 0, infinity."""
+    return np.where(np.isnan(low), 0.0, low), np.where(np.isnan(high), math.inf, high)
+
+
+#: Resamples needed in each tail before a bootstrap interval may decide a call.
+MIN_TAIL_RESAMPLES = 25
+
+#: Why a call is what it is, in a word, for renderers; the sentence is Change.reason.
+WHY = {"above": "interval above the band", "below": "interval below the band",
+       "within": "interval within the band", "unbounded": "interval unbounded",
+       "not-selected": "not selected by Benjamini–Hochberg",
+       "few-resamples": "too few bootstrap resamples at this level",
+       "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
+
+
+def _why(call: str, low: float | None, high: float | None, threshold: float,
+         selected: bool, enough_resamples: bool) -> str:
+    if call == "faster":
+        return "above"
+    if call == "slower":
+        return "below"
+    if call == "unchanged":
+        return "within"
+    if low is None or high is None:
+        return "unbounded"
+    lower, upper = threshold_band(threshold)
+    if low > upper or high < lower:  # clear of the band, yet not called
+        return "few-resamples" if not enough_resamples else "not-selected"
+    return "includes-1" if threshold == 0 else "spans-edge"
+
+
+def _reason(why: str, low: float | None, high: float | None, confidence: float,
+            method: str, correction: Correction, benchmarks: int, threshold: float,
+            selections: int, resamples: int) -> str:
+    level = percent_level(confidence)
+    label = METHOD_LABELS[method]
+    widened = ("" if benchmarks == 1 or correction == "none" else
+               f" (Bonferroni over {benchmarks} benchmarks)" if correction == "bonferroni" else
+               f" (FCR over {benchmarks} benchmarks, {selections} selected)")
+    if low is None or high is None:
+        return (f"the {level} {label} interval is unbounded (or reaches 0: one version's "
+                f"mean is not significantly different from 0){widened}")
+    lower, upper = threshold_band(threshold)
+    low_text, high_text = bound_texts(low, high, (lower, upper) if threshold else (1.0,))
+    lower_text, upper_text = bound_texts(lower, upper, (low, high))
+    interval = f"the {level} {label} interval [{low_text}, {high_text}]"
+    # Only the sentence that is said is written out (10,000 benchmarks: one each).
+    if why == "above":
+        sentence = f"{interval} lies above {upper_text}"
+    elif why == "below":
+        sentence = f"{interval} lies below {lower_text}"
+    elif why == "within":
+        sentence = f"{interval} lies within the threshold, {lower_text} to {upper_text}"
+    elif why == "not-selected":
+        sentence = f"{interval} excludes 1, but Benjamini–Hochberg did not select it"
+    elif why == "few-resamples":
+        sentence = (f"{interval} excludes 1, but only {(1 - confidence) / 2 * resamples:.3g} "
+                    f"of the {resamples} bootstrap resamples lie beyond each end: too few to "
+                    "call it (Fieller's interval is unbounded at this level)")
+    elif why == "includes-1":
+        sentence = f"{interval} includes 1"
+    else:  # spans-edge
+        sentence = (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
+                    "and beyond it")
+    return sentence + widened
+
+
+def decide_calls(
+    ratio: MeanRatio,
+    alphas: Sequence[float],
+    bootstrap_ratios: Sequence[np.ndarray | None],
+    protocol_p_values: Sequence[float | None],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    correction: Correction = DEFAULT_CORRECTION,
+) -> list[Change]:
+    """The call of every analysed benchmark of a run.
+
+    ``bootstrap_ratios``: per benchmark, resampled speedups of the means, used where Fieller's
+    interval is unbounded at the corrected level (None where it cannot be). ``protocol_p_values``:
+    the deciding test of each mean verdict, adjusted by Holm and Benjamini–Hochberg.
+    """
+    alpha = np.asarray(alphas, dtype=float)
+    b = alpha.size
+    p_no_change = fieller_p_value(ratio)
+    confidence, selected, selections = corrected_confidence(p_no_change, alpha, correction)
+    low, high, bounded = call_fieller_bounds(ratio, confidence)
+    methods = np.full(b, "fieller", dtype=object)
+    resamples = np.zeros(b, dtype=int)
+    for index in np.flatnonzero(~bounded):
+        resampled = bootstrap_ratios[index]
+        if resampled is not None and resampled.size:
+            tail = (1 - confidence[index]) / 2
+            low[index], high[index] = percentile_ends(resampled, [tail, 1 - tail])
+            bounded[index], methods[index] = True, "bootstrap"
+            resamples[index] = resampled.size
+    calls = classify(low, high, bounded, threshold)
+    # A percentile interval resting on a handful of resamples in a tail decides nothing.
+    enough = (methods == "fieller") | ((1 - confidence) / 2 * resamples >= MIN_TAIL_RESAMPLES)
+    allowed = enough & (selected if correction == "fcr" else True)
+    calls = np.where(~allowed & np.isin(calls, ("faster", "slower")), "uncertain", calls)
+    present = [i for i, p in enumerate(protocol_p_values) if p is not None]
+    holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
+    adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
+    changes = []
+    # Element by element as Python objects (indexing numpy arrays costs more than the rest).
+    columns = zip(calls.tolist(), low.tolist(), high.tolist(), bounded.tolist(),
+                  confidence.tolist(), methods.tolist(), p_no_change.tolist(),
+                  selected.tolist(), enough.tolist(), resamples.tolist(),
+                  ratio.initial_df.tolist(), ratio.optimized_df.tolist(), strict=True)
+    for i, (call, low_i, high_i, bounded_i, level, method, p_zero, selected_i, enough_i,
+            resampled_count, df_initial, df_optimized) in enumerate(columns):
+        bounds = (low_i, high_i) if bounded_i else (None, None)
+        why = _why(call, *bounds, threshold, selected_i, enough_i)
+        notices = () if method != "bootstrap" else (Notice(
+            "call-uses-bootstrap",
+            f"Fieller's interval is unbounded or reaches 0 (one version's mean is not "
+            f"significantly different from 0) at the {percent_level(level)} level of "
+            f"the call, so the call uses the bootstrap interval, which is too narrow with few "
+            f"top-level units ({min(df_initial, df_optimized) + 1:.0f} on "
+            "one side here; 85% coverage for 95% with 3 units, benchmarks/coverage.py).",
+            "Collect more top-level units (builds, invocations, processes) of both versions."),)
+        changes.append(Change(
+            call=call, threshold=threshold, correction=correction,
+            low=bounds[0], high=bounds[1], confidence=level,
+            method=method, p_value_no_change=p_zero,
+            selected=selected_i, benchmarks=b, why=why, notices=notices,
+            reason=_reason(why, *bounds, level, method, correction, b, threshold, selections,
+                           resampled_count),
+            p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
+            bh=adjusted.get(i, (None, None))[1]))
+    return changes

@@ -1,0 +1,398 @@
+"""Figures over all benchmarks: weighted overall speedups and the accelerated proportion.
+
+The two aggregate speedups of the means, the weighted geometric mean of the per-benchmark
+speedups G and the overall speedup S = Σ W·Ȳᵢ / Σ W·Ȳₒ, get a confidence interval by the delta
+method on their logarithm (default; :class:`DeltaAggregate`) or by the bootstrap
+(:class:`BootstrapAggregate`). The delta method needs only what Fieller's interval of each
+benchmark already needs: each side's relative variance of the mean uₖ = Var(Ȳₖ)/Ȳₖ² from its
+nₖ top-level units, with nₖ − 1 degrees of freedom. The benchmarks (and their two sides) are
+independent, so
+
+- Var(log G) = Σⱼ wⱼ²(uᵢⱼ + uₒⱼ) / (Σ w)²,
+- Var(log S) = Σⱼ (Wⱼ·Ȳᵢⱼ / Σ W·Ȳᵢ)² uᵢⱼ + Σⱼ (Wⱼ·Ȳₒⱼ / Σ W·Ȳₒ)² uₒⱼ,
+
+and each interval is exp(log X ± t·√Var(log X)), t the Student quantile with the
+Welch–Satterthwaite degrees of freedom of its 2b terms (each with nₖ − 1). On the log scale the
+interval is always positive and bounded, and exactly inverted when the two versions are swapped.
+
+References: Touati, Worms, Briais, "The Speedup-Test", CCPE 2013, section 6 (overall speedup,
+and the confidence interval of the proportion of accelerated benchmarks); Kalibera, Jones,
+"Quantifying performance changes with effect size confidence intervals", TR 4-12, 2012
+(the delta method for a ratio of means); F. E. Satterthwaite, "An approximate distribution of
+estimates of variance components", Biometrics Bulletin 2(6), 1946.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from speeduptest.notices import Notice
+from speeduptest.stats.change import (
+    CALLS,
+    Call,
+    Change,
+    Correction,
+    MeanRatio,
+    widest_where_undefined,
+)
+from speeduptest.stats.effect_size import (
+    AGGREGATE_INTERVALS,
+    BOOTSTRAP_TRUSTED_UNITS,
+)
+from speeduptest.stats.protocol import PairAnalysis
+
+# -- the overall figures ------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ProportionEstimate:
+    """How many benchmarks were accelerated, with a confidence interval for the proportion."""
+
+    accelerated: int
+    total: int
+    proportion: float | None
+    confidence: float
+    ci: tuple[float, float] | None
+    ci_valid: bool
+    required_benchmarks: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AggregateInterval:
+    """A speedup over all benchmarks with its confidence interval, and the method that made
+    it: "delta" (the delta method on the log, the default) or "bootstrap"."""
+
+    definition: str
+    value: float
+    low: float
+    high: float
+    confidence: float
+    method: str = "delta"
+
+
+@dataclass(frozen=True, slots=True)
+class OverallFigure:
+    """Weighted overall speedup and gain for one execution-time estimator."""
+
+    speedup: float | None
+    gain: float | None
+    proportion: ProportionEstimate | None = None
+    interval: AggregateInterval | None = None  # for the mean only
+
+
+@dataclass(frozen=True, slots=True)
+class CallCounts:
+    """How many analysed benchmarks got each call, and how the calls were made."""
+
+    faster: int
+    slower: int
+    unchanged: int
+    uncertain: int
+    threshold: float
+    correction: Correction
+
+    @classmethod
+    def of(cls, changes: list[Change], threshold: float, correction: Correction) -> CallCounts:
+        counts = {call: sum(change.call == call for change in changes) for call in CALLS}
+        return cls(**counts, threshold=threshold, correction=correction)
+
+    @property
+    def total(self) -> int:
+        return self.faster + self.slower + self.unchanged + self.uncertain
+
+
+@dataclass(frozen=True, slots=True)
+class Overall:
+    mean: OverallFigure
+    median: OverallFigure
+    min: OverallFigure
+    geometric_mean: AggregateInterval | None = None
+    calls: CallCounts | None = None
+    # The geometric mean's interval judged as a benchmark's is (the call's rule, uncorrected).
+    call: Call | None = None
+    caveat: str = ""
+    notices: tuple[Notice, ...] = ()
+
+
+#: The normal approximation behind the interval is trusted when b·C·(1 − C) exceeds this.
+VALIDITY_THRESHOLD = 5.0
+
+GEOMETRIC_MEAN_DEFINITION = (
+    "weighted geometric mean of the per-benchmark speedups of the means, "
+    "exp(Σ W·log(mean(initial)/mean(optimized)) / Σ W)"
+)
+OVERALL_SPEEDUP_DEFINITION = "overall speedup of the means, Σ W·mean(initial) / Σ W·mean(optimized)"
+
+RANDOM_SELECTION_CAVEAT = (
+    "The proportion interval means something only if the benchmarks were drawn at random from "
+    "a large population of programs; for a hand-picked suite it describes this suite alone."
+)
+
+
+def wilson_interval(
+    successes: int, trials: int, confidence: float, *, continuity: bool = True
+) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion, as R's ``prop.test(x, n, conf.level)``.
+
+    With ``continuity`` the Yates correction min(0.5, |x − n/2|) is applied as R does by
+    default (Newcombe 1998, method 4). Written out here because statsmodels' ``wilson`` method
+    has no continuity correction.
+    """
+    if trials <= 0:
+        raise ValueError("trials must be positive")
+    estimate = successes / trials
+    z = float(special.ndtri((1 + confidence) / 2))
+    yates = min(0.5, abs(successes - trials * 0.5)) if continuity else 0.0
+    z22n = z * z / (2 * trials)
+
+    def bound(centre: float, sign: float) -> float:
+        spread = z * math.sqrt(centre * (1 - centre) / trials + z22n / (2 * trials))
+        return (centre + z22n + sign * spread) / (1 + 2 * z22n)
+
+    upper_centre = estimate + yates / trials
+    lower_centre = estimate - yates / trials
+    high = 1.0 if upper_centre >= 1 else bound(upper_centre, +1)
+    low = 0.0 if lower_centre <= 0 else bound(lower_centre, -1)
+    return max(low, 0.0), min(high, 1.0)
+
+
+def required_benchmarks(proportion: float, confidence: float, precision: float) -> int:
+    """Benchmarks needed for an interval of half-width ``precision``: ⌈(z/r)² C(1 − C)⌉."""
+    # statsmodels' samplesize_confint_proportion, written out: importing it loads pandas.
+    z = special.ndtri((1 + confidence) / 2)
+    needed = (z / precision) ** 2 * proportion * (1 - proportion)
+    # Guard against 330.00000000000006-style noise before rounding up.
+    return math.ceil(round(float(needed), 9))
+
+
+def proportion_estimate(
+    accelerated: int, total: int, confidence: float, precision: float
+) -> ProportionEstimate:
+    if total == 0:
+        return ProportionEstimate(accelerated, total, None, confidence, None, False, None)
+    proportion = accelerated / total
+    return ProportionEstimate(
+        accelerated=accelerated,
+        total=total,
+        proportion=proportion,
+        confidence=confidence,
+        ci=wilson_interval(accelerated, total, confidence),
+        ci_valid=total * proportion * (1 - proportion) > VALIDITY_THRESHOLD,
+        required_benchmarks=required_benchmarks(proportion, confidence, precision),
+    )
+
+
+def _weighted_speedup(pairs: Sequence[tuple[float, PairAnalysis]], estimator: str) -> float | None:
+    if not pairs:
+        return None
+    # A ratio of sums: the same with every time divided by the largest, and then no sum of
+    # times near 1e300 overflows.
+    largest = max(max(getattr(a.initial, estimator), getattr(a.optimized, estimator))
+                  for _, a in pairs)
+    initial = math.fsum(w * (getattr(a.initial, estimator) / largest) for w, a in pairs)
+    optimized = math.fsum(w * (getattr(a.optimized, estimator) / largest) for w, a in pairs)
+    if initial == 0 or optimized == 0:  # a side's sum below every float (1e-320 against
+        return None  # 1e300, or tiny weights): the ratio is not to be had in floats
+    return initial / optimized
+
+
+def _gain(speedup: float | None) -> float | None:
+    """The share of the time saved, 1 − 1/speedup; None where the speedup underflowed to 0
+    (minimum times of 1e-320 against 1e5: the gain is below any float)."""
+    return None if speedup is None or speedup == 0 else 1 - 1 / speedup
+
+
+def aggregate_interval(definition: str, value: float, low: float, high: float,
+                       confidence: float, method: str) -> AggregateInterval:
+    """An aggregate speedup with its interval, each end that is not a number the widest it
+    can be (:func:`speeduptest.stats.change.widest_where_undefined`)."""
+    low, high = (float(end) for end in widest_where_undefined(low, high))
+    return AggregateInterval(definition, value, low, high, confidence, method=method)
+
+
+def aggregate_method(settings) -> str:
+    """How the run's aggregate intervals are made: ``settings.aggregate_interval``, one of
+    AGGREGATE_INTERVALS ("delta" by default)."""
+    method = settings.aggregate_interval
+    if method not in AGGREGATE_INTERVALS:
+        raise ValueError(f"unknown aggregate interval {method!r}; choose from "
+                         f"{', '.join(AGGREGATE_INTERVALS)}")
+    return method
+
+
+def _geometric_mean(pairs: Sequence[tuple[float, PairAnalysis]]) -> float:
+    total = math.fsum(w for w, _ in pairs)
+    return math.exp(math.fsum(w * math.log(a.speedup.mean) for w, a in pairs) / total)
+
+
+def log_interval(terms: np.ndarray, df: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The half-width t·√V of a delta-method interval on a log scale, V = Σ terms, and the
+    Welch–Satterthwaite degrees of freedom ν = V² / Σ(termₖ² / dfₖ) (∞ when V = 0). The terms
+    are divided by V before squaring, so that none underflows."""
+    from scipy import special
+
+    variance = math.fsum(terms)
+    if not variance > 0:
+        return 0.0, math.inf
+    shares = terms / variance
+    df_total = 1 / math.fsum(shares**2 / df)
+    t = -float(special.stdtrit(df_total, (1 - confidence) / 2))
+    return t * math.sqrt(variance), df_total
+
+
+def delta_half_widths(weights: np.ndarray, initial_means: np.ndarray,
+                      optimized_means: np.ndarray, ratio: MeanRatio,
+                      confidence: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Half-widths on the log scale, with their Welch–Satterthwaite degrees of freedom, of the
+    delta-method intervals of the weighted geometric mean of the speedups of the means and of
+    the overall speedup Σ W·Ȳᵢ / Σ W·Ȳₒ (formulas in the module's docstring), per benchmark:
+    the weights, each side's mean time (in any unit common to all benchmarks) and the
+    :class:`MeanRatio` (relative variances of the means and their degrees of freedom)."""
+    weights = np.asarray(weights, dtype=float)
+    df = np.concatenate([ratio.initial_df, ratio.optimized_df])
+    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
+    shares = weights / math.fsum(weights)
+    geometric = log_interval(np.concatenate([shares**2 * u_i, shares**2 * u_o]), df,
+                             confidence)
+    # Each benchmark's share of Σ W·Ȳ on each side, with the times relative to the largest.
+    largest = max(np.max(initial_means), np.max(optimized_means))
+    weighted_i = weights * (np.asarray(initial_means, dtype=float) / largest)
+    weighted_o = weights * (np.asarray(optimized_means, dtype=float) / largest)
+    shares_i, shares_o = weighted_i / math.fsum(weighted_i), weighted_o / math.fsum(weighted_o)
+    overall = log_interval(np.concatenate([shares_i**2 * u_i, shares_o**2 * u_o]), df,
+                           confidence)
+    return geometric, overall
+
+
+class DeltaAggregate:
+    """Delta-method intervals of the aggregate speedups on their log (see the module's
+    docstring), from every analysed benchmark's :class:`MeanRatio` in the order of ``pairs``."""
+
+    method = "delta"
+
+    def __init__(self, ratio: MeanRatio) -> None:
+        self.ratio = ratio
+
+    def intervals(
+        self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
+    ) -> tuple[AggregateInterval, AggregateInterval | None] | None:
+        if not pairs:
+            return None
+        (half, _), (overall_half, _) = delta_half_widths(
+            np.array([w for w, _ in pairs]), np.array([a.initial.mean for _, a in pairs]),
+            np.array([a.optimized.mean for _, a in pairs]), self.ratio, confidence)
+        geometric, overall = _geometric_mean(pairs), _weighted_speedup(pairs, "mean")
+        return (
+            aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric,
+                               geometric * math.exp(-half), geometric * math.exp(half),
+                               confidence, "delta"),
+            None if overall is None else aggregate_interval(
+                OVERALL_SPEEDUP_DEFINITION, overall, overall * math.exp(-overall_half),
+                overall * math.exp(overall_half), confidence, "delta"),
+        )
+
+
+class BootstrapAggregate:
+    """Accumulates, resample by resample, what the aggregate speedups need, so that the
+    benchmarks' bootstrap means need not be kept: Σ W·log(speedup*), Σ W·mean*(initial) and
+    Σ W·mean*(optimized). Each benchmark is resampled independently (and hierarchically)."""
+
+    method = "bootstrap"
+
+    def __init__(self, resamples: int) -> None:
+        self.weighted_log_speedups = np.zeros(resamples)
+        self.weighted_initial = np.zeros(resamples)
+        self.weighted_optimized = np.zeros(resamples)
+        self.total_weight = 0.0
+
+    def add(self, weight: float, initial_means: np.ndarray, optimized_means: np.ndarray) -> None:
+        # (A resampled speedup that underflows to 0 or overflows has a log of ∓inf: an
+        # extreme of the bootstrap distribution, which the percentiles place; see floats.)
+        self.weighted_log_speedups += weight * np.log(initial_means / optimized_means)
+        self.weighted_initial += weight * initial_means
+        self.weighted_optimized += weight * optimized_means
+        self.total_weight += weight
+
+    def merge(self, other: BootstrapAggregate) -> None:
+        """Add the sums of another batch of benchmarks (the same resamples count)."""
+        self.weighted_log_speedups += other.weighted_log_speedups
+        self.weighted_initial += other.weighted_initial
+        self.weighted_optimized += other.weighted_optimized
+        self.total_weight += other.total_weight
+
+    def intervals(
+        self, pairs: Sequence[tuple[float, PairAnalysis]], confidence: float
+    ) -> tuple[AggregateInterval, AggregateInterval | None] | None:
+        """Bootstrap percentile intervals of the weighted geometric mean of the per-benchmark
+        speedups of the means, and of the overall speedup Σ W·mean(initial) / Σ W·mean(opt.)."""
+        if not pairs or self.total_weight == 0:
+            return None
+        quantiles = [(1 - confidence) / 2, (1 + confidence) / 2]
+        geometric = _geometric_mean(pairs)
+        low, high = np.exp(np.quantile(self.weighted_log_speedups / self.total_weight, quantiles))
+        ratio = _weighted_speedup(pairs, "mean")
+        ratio_low, ratio_high = np.quantile(self.weighted_initial / self.weighted_optimized,
+                                            quantiles)
+        return (
+            aggregate_interval(GEOMETRIC_MEAN_DEFINITION, geometric, float(low), float(high),
+                               confidence, "bootstrap"),
+            None if ratio is None else aggregate_interval(
+                OVERALL_SPEEDUP_DEFINITION, ratio, float(ratio_low), float(ratio_high),
+                confidence, "bootstrap"),
+        )
+
+
+def overall_figures(
+    pairs: Sequence[tuple[float, PairAnalysis]],
+    *,
+    confidence: float,
+    precision: float,
+    aggregate: DeltaAggregate | BootstrapAggregate | None = None,
+    aggregate_confidence: float = 0.95,
+) -> Overall:
+    """Overall figures over the analysed benchmarks, given as (weight, analysis) pairs.
+
+    The overall speedup is S = Σ W·ET(initial) / Σ W·ET(optimized) and the gain 1 − 1/S, for
+    ET the mean, the median and the minimum. ``aggregate`` makes the intervals of the
+    geometric mean of the speedups of the means and of the overall speedup of the means.
+    """
+    figures = {}
+    notices: list[Notice] = []
+    for estimator in ("mean", "median", "min"):
+        speedup = _weighted_speedup(pairs, estimator)
+        proportion = None
+        if estimator != "min":
+            accelerated = sum(getattr(a, estimator).verdict == "significant" for _, a in pairs)
+            proportion = proportion_estimate(accelerated, len(pairs), confidence, precision)
+            if proportion.total and not proportion.ci_valid:
+                notices.append(Notice(
+                    f"proportion-{estimator}-inaccurate",
+                    f"The interval for the proportion of benchmarks whose {estimator} is "
+                    f"accelerated may be inaccurate: b·C·(1 − C) = "
+                    f"{proportion.total * proportion.proportion * (1 - proportion.proportion):.3g}"
+                    f" ≤ {VALIDITY_THRESHOLD:g}.",
+                    "Analyse more benchmarks: the normal approximation behind the interval "
+                    f"needs b·C·(1 − C) > {VALIDITY_THRESHOLD:g}.",
+                ))
+        figures[estimator] = OverallFigure(speedup, _gain(speedup), proportion)
+    geometric = None
+    intervals = aggregate.intervals(pairs, aggregate_confidence) if aggregate else None
+    if intervals is not None:
+        geometric, ratio_interval = intervals
+        figures["mean"] = dataclasses.replace(figures["mean"], interval=ratio_interval)
+        fewest = min(min(a.initial.n, a.optimized.n) for _, a in pairs)
+        if aggregate.method == "bootstrap" and fewest < BOOTSTRAP_TRUSTED_UNITS:
+            notices.append(Notice(
+                "aggregate-bootstrap-undercovers",
+                f"The aggregate bootstrap intervals may be too narrow: a benchmark has only "
+                f"{fewest} top-level units on a side, and a percentile bootstrap under-covers "
+                "with few units (85% for a 95% interval with 3 units in our simulation).",
+                f"Collect {BOOTSTRAP_TRUSTED_UNITS} or more top-level units per version, and read "
+                "the per-benchmark Fieller intervals."))
+    return Overall(**figures, geometric_mean=geometric, caveat=RANDOM_SELECTION_CAVEAT,
+                   notices=tuple(notices))
