@@ -14,7 +14,7 @@ __all__ = ["Results", "Settings", "__version__", "analyse_config", "analyse_pair
 #: Where each name of the API lives: imported on first use (PEP 562), so that the command
 #: line answers --help without loading scipy and statsmodels.
 _API = {"analyse_config": "analysis.benchmarks", "compare_files": "analysis.compare",
-        "Results": "model.results", "Settings": "model.results",
+        "Results": "model.results", "Settings": "model.settings",
         "analyse_pair": "stats.protocol"}
 
 

@@ -25,6 +25,7 @@ from speeduptest.exits import (
     EXIT_SLOWER,
     EXIT_TERMINATED,
 )
+from speeduptest.model.settings import Settings
 from speeduptest.output import (
     DEFAULT_FORMATS,
     FORMATS,
@@ -35,12 +36,7 @@ from speeduptest.output import (
     shown_path,
 )
 from speeduptest.runtime.nocycles import built_then_read
-from speeduptest.stats.change import (
-    CORRECTIONS,
-    DEFAULT_CORRECTION,
-    DEFAULT_THRESHOLD,
-    SMALLEST_RISK,
-)
+from speeduptest.stats.change import CORRECTIONS, SMALLEST_RISK
 
 if TYPE_CHECKING:
     from speeduptest.model.results import Results
@@ -135,51 +131,72 @@ def _formats(text: str) -> tuple[str, ...]:
     return names
 
 
+def _choices(default: str, described: Sequence[tuple[str, str]]) -> str:
+    """The choices of an option for its help, each with what it does, the default said:
+    "fcr (…; the default), bonferroni (…), none"."""
+    texts = []
+    for name, description in described:
+        said = (description, "the default" if name == default else "")
+        notes = "; ".join(note for note in said if note)
+        texts.append(f"{name} ({notes})" if notes else name)
+    return ", ".join(texts)
+
+
 def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
-    """The options shared by a config run and ``speeduptest compare``."""
-    parser.add_argument("--alpha", type=_risk, default=0.05,
+    """The options shared by a config run and ``speeduptest compare``; their defaults are
+    ``Settings()``'s."""
+    defaults = Settings()
+    parser.add_argument("--alpha", type=_risk, default=defaults.alpha,
                         help="risk of every test, unless a config row sets its confidence "
-                             "(default 0.05)")
+                             f"(default {defaults.alpha:g})")
     parser.add_argument("-o", "--output", type=Path, default=Path("speeduptest-report"),
                         help="folder for the reports (default speeduptest-report)")
     parser.add_argument("--format", type=_formats, default=DEFAULT_FORMATS,
                         help="comma-separated: html, pdf, json, md (summary for a pull "
                              "request), csv, tex (booktabs table); default html,pdf,json")
-    parser.add_argument("--proportion-confidence", type=_confidence, default=None,
+    parser.add_argument("--proportion-confidence", type=_confidence,
+                        default=defaults.proportion_confidence,
                         help="confidence level of the accelerated-proportion interval "
                              "(default 1 - alpha)")
-    parser.add_argument("--precision", type=_precision, default=0.05,
-                        help="half-width wanted for the proportion interval (default 0.05)")
-    parser.add_argument("--large-sample", type=_count(1), default=30,
-                        help="a sample is large when it has more values than this (default 30)")
-    parser.add_argument("--bootstrap", type=_count(1, 10**7), default=None,
+    parser.add_argument("--precision", type=_precision, default=defaults.precision,
+                        help="half-width wanted for the proportion interval "
+                             f"(default {defaults.precision:g})")
+    parser.add_argument("--large-sample", type=_count(1), default=defaults.large_sample,
+                        help="a sample is large when it has more values than this "
+                             f"(default {defaults.large_sample})")
+    parser.add_argument("--bootstrap", type=_count(1, 10**7), default=defaults.bootstrap,
                         help="resamples of each benchmark's bootstrap interval, and of the "
                              "aggregate intervals with --aggregate-interval bootstrap "
                              "(default 10000 for up to 100 benchmarks, then 10^6 shared out "
                              "over the benchmarks but at least 2000 each; 10000 with "
                              "--aggregate-interval bootstrap; a call that rests on a "
                              "bootstrap interval draws more, up to 100000)")
+    delta = defaults.aggregate_interval == "delta"
     parser.add_argument("--aggregate-interval", choices=("delta", "bootstrap"),
-                        default="delta",
+                        default=defaults.aggregate_interval,
                         help="how the intervals of the geometric mean of the speedups and of "
                              "the overall speedup are made: the delta method on their log "
-                             "(default) or the bootstrap (every benchmark resampled "
-                             "independently, --bootstrap times)")
-    parser.add_argument("--seed", type=_count(0, 2**63 - 1), default=0,
-                        help="random seed (default 0)")
+                             f"{'(default) ' if delta else ''}or the bootstrap (every "
+                             "benchmark resampled independently, --bootstrap times"
+                             f"{'' if delta else '; the default'})")
+    parser.add_argument("--seed", type=_count(0, 2**63 - 1), default=defaults.seed,
+                        help=f"random seed (default {defaults.seed})")
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
                         help="which time of Google Benchmark files to compare: wall-clock "
                              "(real, the default) or CPU time")
-    parser.add_argument("--threshold", type=_threshold, default=DEFAULT_THRESHOLD,
+    parser.add_argument("--threshold", type=_threshold, default=defaults.threshold,
                         help="practical threshold τ of the calls: a change whose interval "
                              "lies within ±τ is 'unchanged', and only one beyond it is "
-                             "'faster' or 'slower' (default 0.01, i.e. 1%%; 0: any change "
-                             "whose interval excludes 1)")
-    parser.add_argument("--correction", choices=CORRECTIONS, default=DEFAULT_CORRECTION,
+                             f"'faster' or 'slower' (default {defaults.threshold:g}, i.e. "
+                             f"{defaults.threshold * 100:g}%%; 0: any change whose interval "
+                             "excludes 1)")
+    parser.add_argument("--correction", choices=CORRECTIONS, default=defaults.correction,
                         help="how the calls' intervals are widened for the number of "
-                             "benchmarks: fcr (Benjamini–Yekutieli: at most α of the calls "
-                             "false, on average; the default), bonferroni (no false call at "
-                             "all in 1 − α of the runs), none")
+                             "benchmarks: " + _choices(defaults.correction, (
+                                 ("fcr", "Benjamini–Yekutieli: at most α of the calls false, "
+                                         "on average"),
+                                 ("bonferroni", "no false call at all in 1 − α of the runs"),
+                                 ("none", ""))))
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="exit with status 3 when some benchmark is called slower (its "
                              "corrected interval lies below 1/(1 + τ)); for CI")
@@ -481,7 +498,7 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
     """The results of the run (``fetch``: the config's sample files read ahead)."""
     from speeduptest.analysis.entry import analyse_any_config, compare_any
     from speeduptest.inputs.readers import ReadOptions
-    from speeduptest.model.results import RunInfo, Settings
+    from speeduptest.model.results import RunInfo
 
     settings = Settings(
         alpha=args.alpha,

@@ -181,7 +181,7 @@ def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, 
     """Times from 5e-324 to 1.7e308, constant or spanning every order of magnitude, weights
     of 1e±300: the analysis, results.json (strict), the tables, the HTML report with its
     figures and the terminal summary are all made, without a RuntimeWarning
-    (speeduptest.stats.floats) (found by a fuzzer: the overall speedup of
+    (speeduptest.floats) (found by a fuzzer: the overall speedup of
     sums below every float, Welch's df of variances near 1e308, an interval's end of 0 in
     words, a linear axis ending beyond the floats)."""
     import tempfile

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from speeduptest import __version__
+from speeduptest.floats import complement, special_values_expected
 from speeduptest.inputs.config import (
     BenchmarkSpec,
     config_input,
@@ -48,7 +49,6 @@ from speeduptest.model.results import (
     Settings,
     SlowdownCheck,
     Source,
-    complement,
 )
 from speeduptest.notices import counted, plural
 from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
@@ -83,7 +83,6 @@ from speeduptest.stats.effect_size import (
     uses_shared_counts,
     within_draws_budget,
 )
-from speeduptest.stats.floats import special_values_expected
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.overall import (
     BootstrapAggregate,

@@ -36,6 +36,7 @@ from speeduptest.analysis.benchmarks import (
     Progress,
     analyse_benchmarks,
 )
+from speeduptest.floats import special_values_expected
 from speeduptest.inputs.config import BenchmarkSpec
 from speeduptest.inputs.forms import VersionsRow
 from speeduptest.inputs.readers import DEFAULT_OPTIONS, ReadOptions
@@ -61,7 +62,6 @@ from speeduptest.model.versions import (
 )
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.stats.change import Change, MeanRatio, classify
-from speeduptest.stats.floats import special_values_expected
 from speeduptest.stats.omnibus import OmnibusChoice, choose_omnibus, holm
 from speeduptest.stats.overall import (
     DeltaAggregate,

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from speeduptest.floats import complement
 from speeduptest.inputs import readers
 from speeduptest.inputs.readers import (
     made_for_the_command,
@@ -53,7 +54,6 @@ from speeduptest.runtime.prefetch import (
     stat_found,
 )
 from speeduptest.stats.change import SMALLEST_RISK
-from speeduptest.stats.floats import complement
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
 OPTIONAL_COLUMNS = ("weight", "confidence")

@@ -15,13 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from speeduptest.model.settings import Settings  # (its own module: the command line reads it)
 from speeduptest.notices import InputError, Notice
-from speeduptest.stats.change import DEFAULT_CORRECTION, DEFAULT_THRESHOLD, Change, Correction
-from speeduptest.stats.effect_size import DEFAULT_AGGREGATE_INTERVAL, EffectSize
-from speeduptest.stats.floats import complement
 
-# The results of the protocol and of the overall figures live beside the code that makes
-# them; the model holds them.
+# The results of the protocol, of its tests, of the effect sizes, of the calls and of the
+# overall figures live beside the code that makes them; the model holds them.
+from speeduptest.stats.change import Change
+from speeduptest.stats.effect_size import EffectSize, RatioInterval  # noqa: F401
+from speeduptest.stats.hierarchy import VarianceComponents  # noqa: F401
 from speeduptest.stats.overall import (  # noqa: F401
     AggregateInterval,
     CallCounts,
@@ -38,6 +39,13 @@ from speeduptest.stats.protocol import (  # noqa: F401
     Speedups,
     Status,
     Verdict,
+)
+from speeduptest.stats.stattests import (  # noqa: F401
+    FTestResult,
+    KSResult,
+    ShapiroResult,
+    TTestResult,
+    WilcoxonResult,
 )
 
 
@@ -80,34 +88,6 @@ class BenchmarkResult:
     @property
     def status(self) -> Status:
         return "ok" if self.analysis is not None and not self.errors else "error"
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    alpha: float = 0.05
-    proportion_confidence: float | None = None  # None: 1 - alpha
-    precision: float = 0.05
-    large_sample: int = 30
-    # Resamples of each benchmark's bootstrap interval; None: effect_size.default_resamples
-    # for the run's size (the analysis puts the number it used in the results' settings).
-    bootstrap: int | None = None
-    seed: int = 0
-    threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged"
-    correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
-    fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
-    # How the aggregate intervals are made: "delta" (default) or "bootstrap".
-    aggregate_interval: str = DEFAULT_AGGREGATE_INTERVAL
-
-    @property
-    def confidence(self) -> float:
-        return complement(self.alpha)
-
-
-    @property
-    def effective_proportion_confidence(self) -> float:
-        if self.proportion_confidence is not None:
-            return self.proportion_confidence
-        return complement(self.alpha)
 
 
 @dataclass(slots=True)

@@ -24,8 +24,8 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from speeduptest.model.results import AggregateInterval, BenchmarkResult, PairAnalysis
+from speeduptest.model.wording import threshold_band
 from speeduptest.render.formatting import UNSTATED, TimeScale, elide
-from speeduptest.stats.change import threshold_band
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"

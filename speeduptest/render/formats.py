@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from speeduptest.floats import special_values_expected
 from speeduptest.model.results import Results
 from speeduptest.output import FileContent, Streamed
 from speeduptest.render.json_results import render_json_blocks
 from speeduptest.render.tables import render_csv, render_latex, render_markdown
 from speeduptest.runtime.parallel import default_workers, shared_worker_pool
-from speeduptest.stats.floats import special_values_expected
 
 if TYPE_CHECKING:  # the renderers import jinja2: only when a format needs them
     from speeduptest.render.html import GlobalPart

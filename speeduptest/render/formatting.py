@@ -9,9 +9,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from speeduptest.stats.change import CORRECTION_LABELS, bound_texts, threshold_band
-from speeduptest.stats.change import percent_level as level
-from speeduptest.stats.effect_size import change_words
+from speeduptest.model.wording import (
+    CORRECTION_LABELS,
+    RATIO_WORDING,
+    bound_texts,
+    change_words,
+    threshold_band,
+)
+from speeduptest.model.wording import percent_level as level
 
 if TYPE_CHECKING:
     from speeduptest.model.results import BenchmarkResult, Results
@@ -174,8 +179,6 @@ def by_call(benchmarks: Iterable[BenchmarkResult]) -> list[BenchmarkResult]:
 def gain(value: float | None, speedup_value: float | None) -> str:
     """A gain (1 − 1/speedup) as a signed percentage, "+5.3%", "−12.4%"; a slowdown by a
     factor of 1.25 or more reads as its change words ("12.2× slower"), never "−1117.8%"."""
-    from speeduptest.stats.effect_size import RATIO_WORDING
-
     if value is None:
         return "—"
     if speedup_value is not None and 0 < speedup_value <= 1 / RATIO_WORDING:

@@ -18,7 +18,9 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup, escape
 
-from speeduptest.model.results import BenchmarkResult, Results, SampleSummary
+from speeduptest.model.results import BenchmarkResult, Change, Results, SampleSummary
+from speeduptest.model.wording import METHOD_LABELS as CALL_METHODS
+from speeduptest.model.wording import WHY, threshold_band
 from speeduptest.notices import Notice
 from speeduptest.render import figures
 from speeduptest.render.formatting import (
@@ -40,8 +42,6 @@ from speeduptest.render.formatting import (
     speedup,
     threshold,
 )
-from speeduptest.stats.change import METHOD_LABELS as CALL_METHODS
-from speeduptest.stats.change import WHY, Change, threshold_band
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",

@@ -12,24 +12,23 @@ from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
     CallCounts,
+    Change,
     Decision,
+    EffectSize,
+    FTestResult,
+    KSResult,
     Notice,
     OverallFigure,
+    RatioInterval,
     Results,
     SampleSummary,
     Settings,
-)
-from speeduptest.runtime.nocycles import cycle_collection_paused
-from speeduptest.stats.change import Change
-from speeduptest.stats.effect_size import EffectSize, RatioInterval
-from speeduptest.stats.hierarchy import VarianceComponents
-from speeduptest.stats.stattests import (
-    FTestResult,
-    KSResult,
     ShapiroResult,
     TTestResult,
+    VarianceComponents,
     WilcoxonResult,
 )
+from speeduptest.runtime.nocycles import cycle_collection_paused
 
 
 def number(value: float | None) -> float | None:

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from speeduptest.model.results import BenchmarkResult, Decision, Results
 from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows, finite
+from speeduptest.model.wording import CORRECTION_LABELS, threshold_band
+from speeduptest.model.wording import METHOD_LABELS as _METHOD_LABELS
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
     answer_sentence,
@@ -25,8 +27,6 @@ from speeduptest.render.formatting import (
     level,
     threshold,
 )
-from speeduptest.stats.change import CORRECTION_LABELS, threshold_band
-from speeduptest.stats.change import METHOD_LABELS as _METHOD_LABELS
 
 # --------------------------------------------------------------------------- shared words
 

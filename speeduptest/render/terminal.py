@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from speeduptest.model.results import OverallFigure, Results
+from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS
 from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
 from speeduptest.render.formatting import (
@@ -18,8 +21,9 @@ from speeduptest.render.formatting import (
     speedup,
 )
 from speeduptest.render.formatting import level as percent_level
-from speeduptest.stats.change import CORRECTION_LABELS, METHOD_LABELS
-from speeduptest.stats.planning import MAX_REPETITIONS, ExperimentPlan
+
+if TYPE_CHECKING:
+    from speeduptest.stats.planning import ExperimentPlan
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
@@ -153,7 +157,7 @@ def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
     top = plan.levels[-1].name
     for level in plan.capped:
         lines += ["", f"The optimal number of {plural_noun(level.name)} per unit above, "
-                  f"√((Cᵢ₊₁/Cᵢ)·T²ᵢ/T²ᵢ₊₁), is beyond {MAX_REPETITIONS:,}: capped there. "
+                  f"√((Cᵢ₊₁/Cᵢ)·T²ᵢ/T²ᵢ₊₁), is beyond {level.repetitions:,}: capped there. "
                   "Check the unit of each --cost."]
     lines += ["", f"One {top} with the planned repetitions costs {plan.top_unit_cost_text()}."]
     if plan.budget is not None:

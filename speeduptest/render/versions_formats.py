@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from speeduptest.floats import special_values_expected
 from speeduptest.model.versions import VersionsResults
 from speeduptest.render.versions_json import render_versions_json
-from speeduptest.stats.floats import special_values_expected
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 

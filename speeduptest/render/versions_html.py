@@ -13,15 +13,15 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from speeduptest.model.results import BenchmarkResult
+from speeduptest.model.results import BenchmarkResult, Change
 from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionsResults
+from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS, threshold_band
 from speeduptest.notices import Notice
 from speeduptest.render.formatting import TimeScale, elide, level, threshold, time_scale
 from speeduptest.render.html import environment
 from speeduptest.render.versions_figures import versions_distribution_figure, versions_forest_figure
 from speeduptest.render.versions_text import answer_sentence
 from speeduptest.runtime.parallel import default_workers, worker_pool
-from speeduptest.stats.change import CORRECTION_LABELS, METHOD_LABELS, Change, threshold_band
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Versions: global report", "benchmarks": "Versions: per-benchmark report",

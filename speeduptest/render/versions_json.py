@@ -13,6 +13,14 @@ from typing import Any
 
 import orjson
 
+from speeduptest.model.omnibus import (
+    AnovaResult,
+    BartlettResult,
+    KruskalResult,
+    LeveneResult,
+    OmnibusChoice,
+    PostHocResult,
+)
 from speeduptest.model.versions import (
     HolmAdjusted,
     VersionComparison,
@@ -27,14 +35,6 @@ from speeduptest.render.json_results import (
     results_dict,
     settings_dict,
     summary_dict,
-)
-from speeduptest.stats.omnibus import (
-    AnovaResult,
-    BartlettResult,
-    KruskalResult,
-    LeveneResult,
-    OmnibusChoice,
-    PostHocResult,
 )
 
 TIE_RULE = (

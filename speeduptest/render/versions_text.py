@@ -4,6 +4,7 @@ here: everything is read from :class:`speeduptest.model.versions.VersionsResults
 from __future__ import annotations
 
 from speeduptest.model.versions import VersionsBenchmark, VersionsResults, VersionStanding
+from speeduptest.model.wording import CORRECTION_LABELS
 from speeduptest.render.formatting import (
     change,
     elide,
@@ -14,7 +15,6 @@ from speeduptest.render.formatting import (
     speedup,
     threshold,
 )
-from speeduptest.stats.change import CORRECTION_LABELS
 
 #: How a call of one version against the baseline shows in the terminal matrix.
 CALL_MARKS = {"faster": "▲", "slower": "▼", "unchanged": "=", "uncertain": "?"}

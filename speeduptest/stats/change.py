@@ -44,22 +44,16 @@ from typing import Literal
 import numpy as np
 
 from speeduptest.notices import Notice
+from speeduptest.stats.defaults import DEFAULT_CORRECTION, DEFAULT_THRESHOLD
 
 Call = Literal["faster", "slower", "unchanged", "uncertain"]
 Correction = Literal["bonferroni", "fcr", "none"]
 
 CALLS: tuple[Call, ...] = ("faster", "slower", "unchanged", "uncertain")
 CORRECTIONS: tuple[Correction, ...] = ("bonferroni", "fcr", "none")
-#: The methods of a call's interval, in words.
+#: The methods of a call's interval, in words (the reasons below say them; the renderers
+#: read them, with the other labels, from speeduptest.model.wording).
 METHOD_LABELS = {"fieller": "Fieller", "bootstrap": "bootstrap"}
-CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
-                     "none": "no correction"}
-#: A change smaller than 1% of the execution time is ignored by default (as Criterion does).
-DEFAULT_THRESHOLD = 0.01
-#: benchmarks/false_alarms.py (README, "The call"): with no change FCR calls nothing just as
-#: often as Bonferroni (the two coincide when BH selects nothing), and with real changes it
-#: calls 64% of 3% speedups instead of 41%, while 0.09% of its calls are false.
-DEFAULT_CORRECTION: Correction = "fcr"
 #: The smallest risk accepted (option or config row): 1 − α must stay a number below 1 with
 #: room for the corrections' α/b, so that every quantile stays finite.
 SMALLEST_RISK = 1e-10
@@ -281,7 +275,7 @@ class Change:
     selected: bool  # its interval excludes 1 (fcr: Benjamini–Hochberg selects it)
     benchmarks: int  # b, the number of benchmarks the correction is over
     reason: str
-    why: str = "includes-1"  # the reason in a word: a key of WHY
+    why: str = "includes-1"  # the reason in a word: a key of speeduptest.model.wording.WHY
     notices: tuple[Notice, ...] = ()
     p_value: float | None = None  # the deciding test of the mean verdict (forward)
     holm: float | None = None  # its Holm adjustment over the analysed benchmarks
@@ -354,14 +348,6 @@ def widest_where_undefined(low: np.ndarray | float, high: np.ndarray | float
 
 #: Resamples needed in each tail before a bootstrap interval may decide a call.
 MIN_TAIL_RESAMPLES = 25
-
-#: Why a call is what it is, in a word, for renderers; the sentence is Change.reason.
-WHY = {"above": "interval above the band", "below": "interval below the band",
-       "within": "interval within the band", "unbounded": "interval unbounded",
-       "not-selected": "not selected by Benjamini–Hochberg",
-       "few-resamples": "too few bootstrap resamples at this level",
-       "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
-
 
 def _why(call: str, low: float | None, high: float | None, threshold: float,
          selected: bool, enough_resamples: bool) -> str:

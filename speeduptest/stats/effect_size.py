@@ -54,9 +54,8 @@ MAX_CALL_RESAMPLES = 100_000
 #: the calls stay within 80 MB (10,000 each for 1,000 benchmarks, as before this rule).
 CALL_RESAMPLES_BUDGET = 10_000_000
 #: How the aggregate intervals (geometric mean of the speedups, overall speedup) are made:
-#: the delta method on the log of each (default), or the bootstrap.
+#: the delta method on the log of each (the default: stats.defaults), or the bootstrap.
 AGGREGATE_INTERVALS = ("delta", "bootstrap")
-DEFAULT_AGGREGATE_INTERVAL = "delta"
 #: Resamples of each benchmark's bootstrap interval unless --bootstrap says otherwise:
 #: 10,000 for runs of up to AUTO_RESAMPLES_BUDGET / 10,000 = 100 benchmarks; beyond, the budget
 #: shared out, but never fewer than MIN_AUTO_RESAMPLES (50 beyond each end of a 95% interval:

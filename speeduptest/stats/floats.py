@@ -1,23 +1,7 @@
-"""Floating-point matters of the analysis.
+"""Moved to :mod:`speeduptest.floats` (shared by the analysis, the runtime and the renderers;
+nothing of the statistics uses it). Kept for ``speeduptest.runtime.bootstrap_child``'s import
+until it reads :mod:`speeduptest.floats`; then this module goes."""
 
-Infinities and NaN are results here, not accidents: numpy is told not to warn about them.
-Times from 5e-324 to 1.7e308 overflow variances, sums and squares, and underflow ratios; the
-analysis is written for it (a test not computed, an interval unbounded, an overall speedup
-not given, null in results.json, an axis kept within the floats: tests/test_extremes.py runs
-suites of such times through every step). numpy's RuntimeWarnings about these values would
-only be lines on the user's terminal that say nothing about the benchmarks. The state is
-numpy's per thread (and per process), so each entry point of the analysis and of the figures
-that may run in a thread or a worker of its own carries it.
-"""
+from speeduptest.floats import complement, special_values_expected
 
-from __future__ import annotations
-
-import numpy as np
-
-#: Decorator (or context manager) for the functions that make the results and figures.
-special_values_expected = np.errstate(all="ignore")
-
-
-def complement(probability: float) -> float:
-    """1 − p without binary noise: complement(0.95) is 0.05, not 0.050000000000000044."""
-    return float(f"{1.0 - probability:.12g}")
+__all__ = ["complement", "special_values_expected"]

@@ -46,6 +46,7 @@ from numpy.polynomial import chebyshev
 from scipy import optimize, special
 
 from speeduptest.notices import Notice
+from speeduptest.stats.defaults import DEFAULT_ALPHA, DEFAULT_LARGE_SAMPLE
 from speeduptest.stats.protocol import LOW_POWER_SIZE
 from speeduptest.stats.stattests import (
     ShapiroResult,
@@ -897,8 +898,8 @@ def _choice_notices(small: bool, rejected: list[str], sizes: np.ndarray,
 
 def choose_omnibus(
     groups: Sequence[np.ndarray],
-    alpha: float = 0.05,
-    large_sample: int = 30,
+    alpha: float = DEFAULT_ALPHA,
+    large_sample: int = DEFAULT_LARGE_SAMPLE,
     *,
     names: Sequence[str] | None = None,
     confidence: float | None = None,

@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 
 from speeduptest.notices import Notice
+from speeduptest.stats.defaults import DEFAULT_ALPHA, DEFAULT_LARGE_SAMPLE
 from speeduptest.stats.stattests import (
     FTestResult,
     KSResult,
@@ -633,7 +634,8 @@ def _slowdown_notices(speedup: Speedups) -> list[Notice]:
 
 
 def analyse_pair(
-    initial: np.ndarray, optimized: np.ndarray, *, alpha: float = 0.05, large_sample: int = 30,
+    initial: np.ndarray, optimized: np.ndarray, *, alpha: float = DEFAULT_ALPHA,
+    large_sample: int = DEFAULT_LARGE_SAMPLE,
     tests: ProtocolTests | None = None,
     summaries: tuple[SampleSummary, SampleSummary] | None = None,
     tie_free: bool = False,

@@ -1,0 +1,38 @@
+"""What the results mean for a reader: the words and labels of the methods, corrections and
+reasons of the calls, and the way their numbers are written, shared by every renderer.
+
+The renderers read the model and this vocabulary only, never :mod:`speeduptest.stats`
+(pyproject.toml's import contracts check it). What the statistics write in their own
+sentences (``Change.reason``, ``EffectSize.statement``) stays beside them, since they import
+nothing of the model: the labels and formats those sentences use are re-exported from there,
+so that a report and a reason always say the same thing.
+"""
+
+from __future__ import annotations
+
+# Used by the statistics' own sentences as well: they live there, and are the model's words.
+from speeduptest.stats.change import (
+    METHOD_LABELS,  # the methods of a call's interval, in words
+    bound_texts,  # both ends of an interval with the digits that tell them apart
+    percent_level,  # a confidence level as a percentage that stays below 100%
+    threshold_band,  # the band (1/(1 + τ), 1 + τ) of speedups that count as no change
+)
+from speeduptest.stats.effect_size import (
+    RATIO_WORDING,  # from this factor on, a change reads as a ratio (1.7× faster)
+    change_words,  # a speedup as words: 5.5% faster, 3.1% slower, 1.7× faster
+)
+
+__all__ = ["CORRECTION_LABELS", "METHOD_LABELS", "RATIO_WORDING", "WHY", "bound_texts",
+           "change_words", "percent_level", "threshold_band"]
+
+#: The corrections of the calls' intervals for the number of benchmarks, in words.
+CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
+                     "none": "no correction"}
+
+#: Why a call is what it is, in a word (the keys are ``Change.why``); the sentence is
+#: ``Change.reason``.
+WHY = {"above": "interval above the band", "below": "interval below the band",
+       "within": "interval within the band", "unbounded": "interval unbounded",
+       "not-selected": "not selected by Benjamini–Hochberg",
+       "few-resamples": "too few bootstrap resamples at this level",
+       "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
