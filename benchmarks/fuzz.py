@@ -16,7 +16,7 @@ control characters and of bounded length, every value read finite and > 0.
 Prints the count of uncaught exceptions and broken invariants by place (the file:line of the
 raise in speeduptest, or the invariant), one reproducible case number for each (``--case N``
 runs that case alone and shows the traceback), and the run time. Case N depends only on the
-seed and N. tests/test_fuzz.py runs a few hundred cases of the same mutator.
+seed and N. tests/end_to_end/test_fuzz.py runs a few hundred cases of the same mutator.
 
 ``--analyse`` also runs the whole command line (``speeduptest CONFIG --format json --debug``,
 200 resamples) on every config case, so that what the readers accept is checked downstream

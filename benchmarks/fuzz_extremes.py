@@ -9,9 +9,9 @@ ties, subnormals (5e-324), a mix of 1e-320, 1e5 and 1.7e308, or ordinary ones; w
 2, 1e300 or 1e-300; a random correction, threshold, aggregate interval and resample count.
 It runs the analysis and renders JSON, Markdown, CSV, LaTeX, HTML (with --pdf: PDF instead,
 slower) and the terminal summary, in-process, warnings raised as errors; "nan" in the words of
-results.json or summary.md is a failure too. Prints each failure
-(exception and where) and the count. tests/test_extremes.py runs a smaller hypothesis version
-of this on every test run.
+results.json or summary.md is a failure too. Prints each failure (exception and where) and
+the count. tests/end_to_end/test_extremes.py runs a smaller hypothesis version of this on
+every test run.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ renderers use them (the renderers import nothing of the statistics).
 Infinities and NaN are results here, not accidents: numpy is told not to warn about them.
 Times from 5e-324 to 1.7e308 overflow variances, sums and squares, and underflow ratios; the
 analysis is written for it (a test not computed, an interval unbounded, an overall speedup
-not given, null in results.json, an axis kept within the floats: tests/test_extremes.py runs
+not given, null in results.json, an axis kept within the floats:
+tests/end_to_end/test_extremes.py runs
 suites of such times through every step). numpy's RuntimeWarnings about these values would
 only be lines on the user's terminal that say nothing about the benchmarks. The state is
 numpy's per thread (and per process), so each entry point of the analysis and of the figures

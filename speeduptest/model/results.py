@@ -6,7 +6,7 @@ The classes made for every benchmark (here and the test, effect-size and call re
 hold) are dataclasses with slots but not frozen: a frozen dataclass sets each field through
 ``object.__setattr__``, which for the ~50 objects of each benchmark cost 0.2-0.3 s of a
 10,000-benchmark run (2.58 -> 2.29 s, median of 8 interleaved runs). Nothing changes them once
-built (tests/test_model_read_only.py checks that rendering leaves them as they were). The
+built (tests/render/test_model_read_only.py checks that rendering leaves them as they were). The
 classes made once per run, and the notices and errors (used as dictionary keys), stay frozen.
 """
 
