@@ -1,7 +1,7 @@
 """Entry points for any number of versions: a config (any form) or ``compare`` of files.
 
 Two versions take the two-version pipeline exactly as before (the same results.json byte for
-byte: ``tests/end_to_end/test_versions_two_unchanged.py``); three or more take
+byte: ``tests/end_to_end/test_golden.py``); three or more take
 :func:`speeduptest.analysis.versions.analyse_versions`.
 """
 
