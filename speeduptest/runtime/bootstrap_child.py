@@ -15,6 +15,15 @@ intervals, computed by the same function on the same numbers, so they are what t
 computed, bit for bit. Should the child be gone, or never start, the caller computes them
 itself. (A socket rather than a pipe: writing to a child that has ended must fail with EPIPE,
 not raise SIGPIPE, in a host program that does not ignore it.)
+
+What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=bootstrap_child``, whose plain
+path is the thread beside the tests, with :mod:`speeduptest.runtime.switching`'s quick
+hand-overs; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs paired
+with a run as it is, 2-core machine): 3.5% of the run at 10,000 pairs of 31 values (1.93 s
+without, 1.86 s with), 4.6% and 5.0% in two series at 100,000 (16.1-16.3 s without,
+15.1-15.3 s with): below issue 24's bar of 5% at 10,000, at it at 100,000. Against a thread
+at the interpreter's 5 ms switch interval (``SPEEDUPTEST_WITHOUT=bootstrap_child,switching``):
+11% at 10,000 pairs (2.07 s without).
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from speeduptest.runtime import without
 from speeduptest.runtime.forking import can_fork, child_process
 from speeduptest.stats.effect_size import flat_bootstrap_ends
 from speeduptest.stats.floats import special_values_expected
@@ -126,7 +136,7 @@ def bootstrap_child() -> Iterator[BootstrapChild | None]:
     """For the block, a child computing shared-count bootstrap intervals
     (:class:`BootstrapChild`); None where no child can be had. The child is stopped, and both
     ends of the connection closed, when the block ends, however it ends."""
-    if not can_fork():  # (where a child cannot be had, no socket is made either)
+    if without("bootstrap_child") or not can_fork():  # (then no socket is made either)
         yield None
         return
     try:

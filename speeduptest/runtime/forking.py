@@ -5,7 +5,13 @@ the signals right.
 Only early in a run: a child forked once the results exist shares their pages with this
 process, and each page that either then touches (a reference count changes) is copied, a
 costly fault on the benchmarks' virtual machine (half of results.json encoded by a child:
-10,000 benchmarks 0.08 s faster, 100,000 benchmarks 1 s slower; not kept)."""
+10,000 benchmarks 0.08 s faster, 100,000 benchmarks 1 s slower; not kept).
+
+Not a mechanism of its own but the two children's: switched off (``SPEEDUPTEST_WITHOUT=forking``:
+no child at all), a run loses what :mod:`~speeduptest.runtime.prefetch` and
+:mod:`~speeduptest.runtime.bootstrap_child` buy together, 18% of the run at 10,000 pairs of 31
+values (2.26 s without, 1.85 s with; measured for issue 24 with
+``benchmarks/runtime_mechanisms.py``, see docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
+from speeduptest.runtime import without
+
 #: Held while a child starts: one in the child before it ignores them would run this
 #: process's handlers there; one here before the reaping ``try`` would leave the child behind.
 _HELD = {signal.SIGINT, signal.SIGTERM}
@@ -25,8 +33,9 @@ def can_fork() -> bool:
     """Whether a child may be forked: on Linux, not from a process with other threads (a
     program using the API: a lock one of them holds could stay locked in the child), nor
     where children are reaped by the system (SIGCHLD ignored, inherited across exec): this
-    one could not wait for its own."""
-    return (sys.platform == "linux" and hasattr(os, "fork") and threading.active_count() == 1
+    one could not wait for its own; nor when switched off (``SPEEDUPTEST_WITHOUT=forking``)."""
+    return (not without("forking") and sys.platform == "linux" and hasattr(os, "fork")
+            and threading.active_count() == 1
             and signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN)
 
 

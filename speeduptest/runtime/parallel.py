@@ -1,5 +1,14 @@
 """A process pool for the slow, independent parts of a run (per-benchmark analysis, figures,
-PDF layout), with a plain ``map`` when there is a single core or little work."""
+PDF layout), with a plain ``map`` when there is a single core or little work.
+
+What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=parallel``: one process, every
+pool a plain ``map``; ``benchmarks/runtime_mechanisms.py``, median of runs paired with a run
+as it is, 2-core machine): nothing for ``--format json`` runs of 10,000 or 100,000 pairs of
+31 values, which start no pool (no benchmark's bootstrap is heavy enough for a worker:
+-0.6% and -0.8%, the noise); 40% of the run for the reports (``--format html,pdf,json``) of 100
+benchmarks (15.7 s without, 9.5 s with) and 45% for 500 pairs of 2,000 values, whose
+bootstraps go to workers (14.5 s without, 7.9 s with).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +22,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
+from speeduptest.runtime import without
+
 MapFunction = Callable[[Callable, Iterable], Iterator]
 
 #: In a worker of :func:`shared_worker_pool`: the object it was started with. A pool's
@@ -21,6 +32,9 @@ _worker_shared: object = None
 
 
 def default_workers() -> int:
+    """A worker per core, at most 8; 1 when switched off (``SPEEDUPTEST_WITHOUT=parallel``)."""
+    if without("parallel"):
+        return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(8, cores or 1))
 
@@ -69,7 +83,7 @@ def worker_pool(workers: int) -> Iterator[MapFunction]:
     plain one for 1. Consume the results inside the ``with`` block: leaving it (normally or
     by an exception such as KeyboardInterrupt) terminates the workers at once, so queued work
     is cancelled."""
-    if workers <= 1:
+    if workers <= 1 or without("parallel"):
         yield serial_map
         return
     with _context().Pool(workers, initializer=_ignore_interrupts) as pool:
@@ -83,7 +97,7 @@ def shared_worker_pool(workers: int, shared: object) -> Iterator[MapFunction]:
     with every task: unpickling the results of 1,000 benchmarks takes about a second), and
     the map calls ``function(shared, item)``. Results come as tasks finish, in any order
     (longest tasks first keeps every core busy to the end)."""
-    if workers <= 1:
+    if workers <= 1 or without("parallel"):
         yield lambda function, items: map(functools.partial(function, shared), items)
         return
     with _context().Pool(workers, initializer=_start_shared_worker,

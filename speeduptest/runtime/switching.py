@@ -1,4 +1,16 @@
-"""Quicker hand-overs of the GIL while a thread does array work beside the main one."""
+"""Quicker hand-overs of the GIL while a thread does array work beside the main one: the
+shared-count bootstrap's thread where it has no child (:mod:`speeduptest.runtime.bootstrap_child`:
+fewer than ``MIN_BOOTSTRAP_CHILD`` benchmarks, or no child to be had), and results.json's
+writer thread (:mod:`speeduptest.output`).
+
+What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=switching``: the interpreter's
+5 ms; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs paired with a
+run as it is, 2-core machine): as the command runs now, nothing (-0.2% at 10,000 pairs of 31
+values, -0.7% at 100,000, within the noise: the bootstrap runs in the child, and the writer
+thread gains nothing measurable); below issue 24's bar of 5%. On the thread path (the
+bootstrap child switched off too), 7% of the run at 10,000 pairs (2.07 s without, 1.93 s
+with): the bootstrap child and this are the two ways to the same end.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +19,14 @@ import sys
 import threading
 from collections.abc import Iterator
 
+from speeduptest.runtime import without
+
 #: Seconds a thread runs before it is asked to let another take the GIL (Python's default:
-#: 5 ms). The bootstrap thread of the analysis (analysis._analyse_pairs) needs the GIL only to
-#: start each of its long numpy calls, which release it; at 5 ms it waits that long for each,
-#: and the hand-overs cost the main thread too. 10,000 pairs of 31 values, main thread's work
-#: with the bootstrap beside it (1.0 s without it): 1.17-1.30 s at 5 ms, 1.0-1.05 s at 0.2 ms.
+#: 5 ms). The bootstrap thread of the analysis (analysis.benchmarks._shared_intervals_beside)
+#: needs the GIL only to start each of its long numpy calls, which release it; at 5 ms it
+#: waits that long for each, and the hand-overs cost the main thread too. 10,000 pairs of 31
+#: values, main thread's work with the bootstrap beside it (1.0 s without it): 1.17-1.30 s at
+#: 5 ms, 1.0-1.05 s at 0.2 ms.
 QUICK_SWITCH_INTERVAL = 0.0002
 
 
@@ -21,7 +36,7 @@ def quick_switches(interval: float = QUICK_SWITCH_INTERVAL) -> Iterator[None]:
     afterwards). Only in a process without other threads (the command line): the setting
     is the whole process's, so a program with threads of its own (two analyses at once, say)
     keeps its own."""
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or without("switching"):
         yield
         return
     previous = sys.getswitchinterval()
