@@ -43,6 +43,7 @@ def main() -> None:
         start = _snapshot()
         from speeduptest import cli
         from speeduptest.analysis import benchmarks as analysis
+        from speeduptest.output import ReportFolder
         from speeduptest.render import formats as reports  # noqa: F401  (its imports belong
         # to the imports)
 
@@ -70,11 +71,8 @@ def main() -> None:
                 (analysis, "_analyse_pairs", "  pairs"),
                 (analysis, "_decide_calls", "  calls"),
                 (analysis, "overall_figures", "  overall"),
-                (cli, "write_report_folder", "results.json")):
+                (ReportFolder, "write", "results.json")):
             timed(module, name, label)
-        from speeduptest.runtime.allocator import keep_freed_memory
-
-        keep_freed_memory()  # as the command does (cli.console_main)
         before = _snapshot()
         code = cli.main([str(config), "--quiet", "-o", str(Path(folder) / "out"),
                          "--format", "json"])

@@ -356,13 +356,9 @@ def _terminate(signum: int, frame: object) -> None:
 def console_main() -> int:
     """The ``speeduptest`` command (and ``python -m speeduptest``, both through
     :func:`speeduptest.command.entry_point`): :func:`main`, in a process of its own, which
-    keeps freed memory for reuse (:mod:`speeduptest.runtime.allocator`), ends on SIGTERM as on
-    Ctrl-C, and leaves the results to the end of the process instead of taking them apart
-    (:func:`speeduptest.runtime.nocycles.built_then_read`); programs calling :func:`main`
-    themselves are left alone."""
-    from speeduptest.runtime.allocator import keep_freed_memory
-
-    keep_freed_memory()
+    ends on SIGTERM as on Ctrl-C, and leaves the results to the end of the process instead of
+    taking them apart (:func:`speeduptest.runtime.nocycles.built_then_read`); programs calling
+    :func:`main` themselves are left alone."""
     signal.signal(signal.SIGTERM, _terminate)
     return _main(sys.argv[1:], process_ends=True)
 

@@ -24,7 +24,6 @@ MECHANISMS = {
     "bootstrap_child": "the shared-count bootstrap in a thread of this process",
     "parallel": "one process: default_workers() is 1, every pool a plain map",
     "forking": "no child is forked (prefetch and bootstrap_child both off)",
-    "allocator": "glibc's default allocator settings",
     "nocycles": "the cycle collector left as it is; the results freed at exit",
     "switching": "the interpreter's switch interval left as it is (5 ms)",
 }

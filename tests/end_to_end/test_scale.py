@@ -145,22 +145,6 @@ def test_a_call_that_needs_the_bootstrap_gets_it_however_large_the_sample(tmp_pa
     assert changes[0]["call"] == "slower" and changes[0]["interval"]["method"] == "bootstrap"
 
 
-def test_allocator_keeps_freed_memory_on_glibc() -> None:
-    """The command line asks glibc to keep freed memory (speeduptest.runtime.allocator); elsewhere
-    the call says it did nothing rather than failing. In a process of its own: the call is
-    for the command's process only (cli.console_main), never a library user's."""
-    import platform
-    import subprocess
-
-    kept = subprocess.run(
-        [sys.executable, "-c", "from speeduptest.runtime.allocator import keep_freed_memory; "
-         "print(keep_freed_memory())"], capture_output=True, text=True, check=True).stdout
-    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
-        assert kept.strip() == "True"
-    else:
-        assert kept.strip() in ("True", "False")
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="threads counted in /proc")
 def test_the_command_loads_numpy_with_one_blas_thread() -> None:
     """The command's entry point sets OPENBLAS_NUM_THREADS before numpy loads (its threads
