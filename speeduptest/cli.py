@@ -26,13 +26,13 @@ from speeduptest.exits import (
     EXIT_TERMINATED,
 )
 from speeduptest.model.settings import Settings
+from speeduptest.notices import elide
 from speeduptest.output import (
     DEFAULT_FORMATS,
     FORMATS,
     OutputError,
     ReportFolder,
     claim_report_folder,
-    elide,
     shown_path,
 )
 from speeduptest.runtime.nocycles import built_then_read

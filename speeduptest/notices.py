@@ -27,6 +27,16 @@ class Notice:
     advice: str
 
 
+def elide(text: str, width: int = 80) -> str:
+    """``text`` whole when it has at most ``width`` characters, else cut to ``width`` by an
+    ellipsis in the middle: its first third and its last two thirds, where names that share
+    a long prefix (Java packages, command lines, paths) differ."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 3
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
 def plural(noun: str) -> str:
     """The plural of a level or unit name: builds, invocations, processes."""
     return noun + ("es" if noun.endswith(("s", "sh", "ch", "x", "z")) else "s")

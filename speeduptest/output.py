@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from speeduptest import __version__
+from speeduptest.notices import elide
 from speeduptest.runtime.switching import quick_switches
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
@@ -179,17 +180,9 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def elide(text: str, width: int = 60) -> str:
-    """``text`` cut in the middle with "…" to at most ``width`` characters."""
-    if len(text) <= width:
-        return text
-    head = (width - 1) // 2
-    return f"{text[:head]}…{text[len(text) - (width - 1 - head):]}"
-
-
 def listed(names: list[str]) -> str:
     """Up to three names for a one-line message, then how many more."""
-    shown = ", ".join(elide(name) for name in names[:_NAMED])
+    shown = ", ".join(elide(name, 60) for name in names[:_NAMED])
     more = len(names) - _NAMED
     return shown + (f" … ({more:,} more)" if more > 0 else "")
 

@@ -17,6 +17,7 @@ from speeduptest.model.wording import (
     threshold_band,
 )
 from speeduptest.model.wording import percent_level as level
+from speeduptest.notices import elide
 
 if TYPE_CHECKING:
     from speeduptest.model.results import BenchmarkResult, Results
@@ -30,18 +31,8 @@ if TYPE_CHECKING:
 #: an error message, each of its words at most ``LONG_WIDTH``. A longer string is elided in
 #: the middle: laying out a word costs a PDF time that grows with the square of its length
 #: (a name of 20,000 characters took a minute). results.json and results.csv keep it whole.
-NAME_WIDTH, LONG_WIDTH, MESSAGE_WIDTH = 80, 200, 2000
+NAME_WIDTH, LONG_WIDTH, MESSAGE_WIDTH = 80, 200, 2000  # (elide's own default: NAME_WIDTH)
 _SPACES = re.compile(r"(\s+)")
-
-
-def elide(text: str, width: int = NAME_WIDTH) -> str:
-    """``text`` whole when it has at most ``width`` characters, else cut to ``width`` by an
-    ellipsis in the middle: its first third and its last two thirds, where names that share
-    a long prefix (Java packages, command lines, paths) differ."""
-    if len(text) <= width:
-        return text
-    head = (width - 1) // 3
-    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
 def elide_long(text: str) -> str:
