@@ -35,10 +35,10 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from speeduptest.floats import special_values_expected
 from speeduptest.runtime import without
 from speeduptest.runtime.forking import can_fork, child_process
 from speeduptest.stats.effect_size import flat_bootstrap_ends
-from speeduptest.stats.floats import special_values_expected
 
 #: A batch: resamples, seed, number of groups; then each group: rows, n, m, followed by its
 #: confidences (rows), initial (rows × n) and optimized (rows × m) times as float64.
