@@ -122,6 +122,17 @@ def _threshold(text: str) -> float:
     return value
 
 
+def _warmup(text: str) -> str:
+    """auto, none, or a number of values (0 is none)."""
+    word = text.strip().lower()
+    if word in ("auto", "none"):
+        return word
+    if word.isdigit() and len(word) <= 9:
+        return str(int(word)) if int(word) else "none"
+    raise argparse.ArgumentTypeError(
+        f"'{text}' is none of auto, none, or a number of values (e.g. 10)")
+
+
 def _formats(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
     unknown = [name for name in names if name not in FORMATS]
@@ -200,6 +211,18 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="exit with status 3 when some benchmark is called slower (its "
                              "corrected interval lies below 1/(1 + τ)); for CI")
+    parser.add_argument("--warmup", type=_warmup, default=defaults.warmup,
+                        metavar="auto|none|N",
+                        help="what to leave out of each invocation's values, in measurement "
+                             "order, before the analysis: its warm-up as detected (auto), "
+                             "nothing (none; the checks still run and report), or its first "
+                             f"N values (default {defaults.warmup})")
+    parser.add_argument("--dependence", choices=("batch", "ignore"),
+                        default=defaults.dependence,
+                        help="when the values of a one-level sample (one invocation's "
+                             "iterations) are correlated: analyse means of batches of them "
+                             "(batch) or the values as they are (ignore; the check still "
+                             f"reports); default {defaults.dependence}")
     parser.add_argument("--baseline", metavar="VERSION", default=None,
                         help="with several versions: the one every other is compared with "
                              "(a version column of a wide config, a version of a long "
@@ -507,6 +530,8 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         threshold=args.threshold,
         correction=args.correction,
         fail_on_slowdown=args.fail_on_slowdown,
+        warmup=args.warmup,
+        dependence=args.dependence,
     )
     run = RunInfo(
         command=shlex.join(["speeduptest", *arguments]),

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from speeduptest import __version__
+from speeduptest.analysis.validity import check_sides, run_notice
 from speeduptest.floats import complement, special_values_expected
 from speeduptest.inputs.config import (
     BenchmarkSpec,
@@ -167,7 +168,7 @@ def file_key(file: Path | str) -> tuple[int, int] | str:
 
 def _read_benchmarks(
     specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
-    fetch: Fetch | None,
+    fetch: Fetch | None, checks: tuple[str, str],
 ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
     ``sources``). ``fetch``: the files read ahead by a child process (prefetch), which also
@@ -192,15 +193,17 @@ def _read_benchmarks(
                     sources[key] = (
                         read_digest(file, content.payload) if type(content) is Digested
                         else read_source(file, options=options, content=content))
-            yield _read_benchmark(index, spec, keys, config, sources)
+            yield _read_benchmark(index, spec, keys, config, sources, checks)
 
 
 def _read_benchmark(
     index: int, spec: BenchmarkSpec, keys: tuple, config: str, sources: dict,
+    checks: tuple[str, str],
 ) -> tuple[BenchmarkResult, _Pair | None]:
-    """The benchmark's result so far (its errors, if any) and its samples when usable.
-    ``sources``: the files read, by :func:`file_key`, among them this benchmark's (``keys``:
-    initial, optimized)."""
+    """The benchmark's result so far (its errors, if any) and its samples when usable, as
+    the measurement checks leave them (:mod:`speeduptest.analysis.validity`; ``checks``: the
+    run's ``warmup`` and ``dependence``). ``sources``: the files read, by :func:`file_key`,
+    among them this benchmark's (``keys``: initial, optimized)."""
     if spec.errors:
         return BenchmarkResult(
             name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
@@ -215,16 +218,24 @@ def _read_benchmark(
     initial, optimized = read["initial"], read["optimized"]
     if not errors:
         errors = _unit_errors(spec, initial, optimized, config)
+    checked = None
+    if not errors:
+        checked = check_sides(initial.data, optimized.data, *checks, MIN_VALUES)
+        if isinstance(checked, str):
+            errors = [InputError(config, spec.line, checked)]
+            checked = None
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
         errors=tuple(errors), unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
                           if sample.notes),
-        input_notices=initial.notices + optimized.notices)
-    if errors:
+        input_notices=initial.notices + optimized.notices + (
+            checked.notices if checked else ()),
+        validity=checked.validity if checked else None)
+    if checked is None:
         return result, None
-    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
+    return result, _Pair(index, spec.weight, spec.alpha, checked.initial, checked.optimized,
                          paths=(initial.path, optimized.path))
 
 
@@ -706,8 +717,9 @@ def _analyse_benchmarks(
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[_Pair] = []  # read, not yet analysed
     aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
+    checks = (settings.warmup, settings.dependence)
     with contextlib.closing(_read_benchmarks(specs, source.label, sources, options,
-                                             fetch)) as read:
+                                             fetch, checks)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:
@@ -771,6 +783,9 @@ def _analyse_benchmarks(
         np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
         settings.threshold)[0])
     overall = dataclasses.replace(overall, calls=calls, call=overall_call)
+    measured = tuple(notice for notice in (run_notice(
+        [b.validity for b in benchmarks if b.validity is not None and b.status == "ok"]),)
+        if notice is not None)
     input_files = list(extra_files)
     input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(
@@ -779,7 +794,7 @@ def _analyse_benchmarks(
         source=source,
         benchmarks=tuple(benchmarks),
         overall=overall,
-        notices=tuple(notices) + overall.notices,
+        notices=tuple(notices) + measured + overall.notices,
         errors=tuple(error for b in benchmarks for error in b.errors),
         input_files=tuple(input_files),
         run=run,

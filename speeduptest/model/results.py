@@ -47,6 +47,7 @@ from speeduptest.stats.stattests import (  # noqa: F401
     TTestResult,
     WilcoxonResult,
 )
+from speeduptest.stats.steady import Dependence, OrderTest, SideValidity  # noqa: F401
 
 
 @dataclass(slots=True)
@@ -66,6 +67,9 @@ class BenchmarkResult:
     unit: str | None = None  # "s" when the files stated their unit; None: as in the files
     input_notes: tuple[str, ...] = ()  # how the files were read, e.g. warm-ups left out
     input_notices: tuple[Notice, ...] = ()  # warnings about how the files' values were used
+    # The measurement checks of the initial and optimized samples (steady state, dependence,
+    # order), and what of them was analysed.
+    validity: tuple[SideValidity, SideValidity] | None = None
 
     def analysed(self, analysis: PairAnalysis, effect: EffectSize, slowdown: SlowdownCheck,
                  change: Change, design: str | None) -> BenchmarkResult:
@@ -76,7 +80,7 @@ class BenchmarkResult:
             initial_path=self.initial_path, optimized_path=self.optimized_path,
             analysis=analysis, effect=effect, slowdown=slowdown, change=change, design=design,
             errors=self.errors, unit=self.unit, input_notes=self.input_notes,
-            input_notices=self.input_notices)
+            input_notices=self.input_notices, validity=self.validity)
 
     @property
     def notices(self) -> tuple[Notice, ...]:

@@ -19,10 +19,12 @@ from speeduptest.stats.defaults import (
     DEFAULT_AGGREGATE_INTERVAL,
     DEFAULT_ALPHA,
     DEFAULT_CORRECTION,
+    DEFAULT_DEPENDENCE,
     DEFAULT_LARGE_SAMPLE,
     DEFAULT_PRECISION,
     DEFAULT_SEED,
     DEFAULT_THRESHOLD,
+    DEFAULT_WARMUP,
 )
 
 if TYPE_CHECKING:
@@ -42,6 +44,12 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD  # τ: changes within ±τ are "unchanged"
     correction: Correction = DEFAULT_CORRECTION  # of the calls over the benchmarks
     fail_on_slowdown: bool = False  # exit status 3 when some call is "slower" (CI gating)
+    # Left out of each invocation before the analysis: "auto" (its detected warm-up),
+    # "none", or a number of first values.
+    warmup: str = DEFAULT_WARMUP
+    # Dependent values of a one-level sample: analysed as batch means ("batch") or as they
+    # are ("ignore").
+    dependence: str = DEFAULT_DEPENDENCE
     # How the aggregate intervals are made: "delta" (default) or "bootstrap".
     aggregate_interval: str = DEFAULT_AGGREGATE_INTERVAL
 

@@ -24,6 +24,7 @@ from speeduptest.model.results import (
     SampleSummary,
     Settings,
     ShapiroResult,
+    SideValidity,
     TTestResult,
     VarianceComponents,
     WilcoxonResult,
@@ -44,9 +45,32 @@ def number(value: float | None) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def summary_dict(summary: SampleSummary) -> dict[str, Any]:
-    return {"n": summary.n, "mean": summary.mean, "median": summary.median, "min": summary.min,
-            "max": summary.max, "std": number(summary.std)}
+def summary_dict(summary: SampleSummary, validity: SideValidity | None = None
+                 ) -> dict[str, Any]:
+    """One side's summary, with its measurement checks when they ran."""
+    entry = {"n": summary.n, "mean": summary.mean, "median": summary.median,
+             "min": summary.min, "max": summary.max, "std": number(summary.std)}
+    if validity is not None:
+        entry.update(validity_dict(validity))
+    return entry
+
+
+def validity_dict(validity: SideValidity) -> dict[str, Any]:
+    """The checks of one side: steady state, dependence, order, and the values analysed."""
+    dependence, order = validity.dependence, validity.order
+    return {
+        "steady_state": {"class": validity.classification, "consistent": validity.consistent,
+                         "classes": list(validity.classes), "starts": list(validity.starts),
+                         "dropped": validity.dropped, "warmup": validity.warmup,
+                         "method": validity.method, "penalty": validity.penalty},
+        "dependence": None if dependence is None else {
+            "lag1": number(dependence.lag1), "effective_n": number(dependence.effective_n),
+            "batch": dependence.batch, "rule": validity.dependence_rule},
+        "order": None if order is None else {
+            "test": order.test, "statistic": number(order.statistic),
+            "p_value": number(order.p_value)},
+        "values_analysed": validity.values,
+    }
 
 
 def _shapiro(result: ShapiroResult) -> dict[str, Any]:
@@ -143,8 +167,10 @@ def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
     notices = benchmark.notices
     entry.update({
         "small": analysis.small,
-        "initial": summary_dict(analysis.initial),
-        "optimized": summary_dict(analysis.optimized),
+        "initial": summary_dict(analysis.initial,
+                                benchmark.validity[0] if benchmark.validity else None),
+        "optimized": summary_dict(analysis.optimized,
+                                  benchmark.validity[1] if benchmark.validity else None),
         "speedup": {"mean": analysis.speedup.mean, "median": analysis.speedup.median,
                     "min": analysis.speedup.min},
         "tests": {
@@ -233,6 +259,8 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
         "threshold": settings.threshold,
         "correction": settings.correction,
         "fail_on_slowdown": settings.fail_on_slowdown,
+        "warmup": settings.warmup,
+        "dependence": settings.dependence,
     }
 
 

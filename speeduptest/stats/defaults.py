@@ -26,6 +26,13 @@ DEFAULT_THRESHOLD: Final = 0.01
 #: often as Bonferroni (the two coincide when BH selects nothing), and with real changes it
 #: calls 64% of 3% speedups instead of 41%, while 0.09% of its calls are false.
 DEFAULT_CORRECTION: Final = "fcr"
+#: What is left out of each invocation's series before the analysis: its detected warm-up
+#: ("auto"), nothing ("none"), or its first N values ("N"); see speeduptest.stats.steady and
+#: benchmarks/warmup_detection.py for why auto is the default.
+DEFAULT_WARMUP: Final = "auto"
+#: Dependent values of a one-level sample (one invocation's iterations) are analysed as batch
+#: means (see speeduptest.stats.steady), so that an A/A comparison of them calls nothing.
+DEFAULT_DEPENDENCE: Final = "batch"
 #: The aggregate intervals (geometric mean of the speedups, overall speedup) by the delta
 #: method on their log, rather than the bootstrap.
 DEFAULT_AGGREGATE_INTERVAL: Final = "delta"

@@ -18,7 +18,9 @@ QUICK = ["--bootstrap", "200"]
 
 
 def run(arguments: list[str], output: Path, *extra: str) -> tuple[int, dict | None]:
-    status = main([*arguments, "-o", str(output), "--format", "json", "--quiet", *extra])
+    # The values as read: R computed the expected figures on them.
+    status = main([*arguments, "-o", str(output), "--format", "json", "--quiet", *extra,
+                   "--warmup", "none", "--dependence", "ignore"])
     results = output / "results.json"
     return status, json.loads(results.read_text()) if results.exists() else None
 
@@ -278,7 +280,7 @@ def test_all_formats_are_written(tmp_path, in_root):
 
 def test_sentence_when_versions_tie_with_the_best(tmp_path, in_root, capsys):
     main(["samples/compiler-flags/flags4.csv", "--baseline", "O0", "-o", str(tmp_path),
-          "--format", "json"])
+          "--format", "json", "--warmup", "none", "--dependence", "ignore"])
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("O2-flto is the fastest of 4 versions, 2.72× faster than the "
                             "baseline O0 (95% CI 2.597–2.849), but O2 and O3-native are "
@@ -290,7 +292,7 @@ def test_sentence_when_versions_tie_with_the_best(tmp_path, in_root, capsys):
 def test_sentence_when_the_baseline_is_the_best(tmp_path, in_root, capsys):
     """The long-form sample: the same flags measured in two sessions."""
     status = main(["samples/compiler-flags/sessions.csv", "-o", str(tmp_path), "--format",
-                   "json"])
+                   "json", "--warmup", "none", "--dependence", "ignore"])
     assert status == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("The baseline, O2 (session 1), is the fastest of 3 versions: "

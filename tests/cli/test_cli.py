@@ -27,7 +27,8 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
                                 "large_sample": 30, "bootstrap": 10000,
                                 "aggregate_interval": "delta", "seed": 0,
                                 "threshold": 0.01, "correction": "fcr",
-                                "fail_on_slowdown": False}
+                                "fail_on_slowdown": False, "warmup": "auto",
+                                "dependence": "batch"}
     assert len(data["benchmarks"]) == 22
     assert all(b["status"] == "ok" for b in data["benchmarks"])
     # The terminal summary: the answer first, then one line per benchmark, then the
@@ -48,7 +49,11 @@ def test_results_json_has_the_spec_fields(tmp_path):
     for key in ("name", "weight", "alpha", "status", "initial", "optimized", "speedup", "tests",
                 "mean", "median", "effect_size", "warnings", "errors"):
         assert key in benchmark
-    assert set(benchmark["initial"]) == {"n", "mean", "median", "min", "max", "std"}
+    assert set(benchmark["initial"]) == {"n", "mean", "median", "min", "max", "std",
+                                         "steady_state", "dependence", "order",
+                                         "values_analysed"}
+    assert set(benchmark["initial"]["steady_state"]) >= {"class", "consistent", "starts",
+                                                         "dropped", "method", "penalty"}
     assert set(benchmark["speedup"]) == {"mean", "median", "min"}
     tests = benchmark["tests"]
     assert set(tests) == {"shapiro_initial", "shapiro_optimized", "f_test", "t_test", "ks_test",

@@ -54,7 +54,8 @@ def svg_texts(svg: str) -> list[str]:
 def example(tmp_path_factory) -> tuple[Path, dict]:
     """The bundled example (11 benchmarks: faster, slower, unchanged and uncertain ones)."""
     out = tmp_path_factory.mktemp("example")
-    assert main([str(ROOT / "config.example.csv"), "-o", str(out), "--quiet"]) == 0
+    assert main([str(ROOT / "config.example.csv"), "-o", str(out), "--quiet",
+                 "--warmup", "none", "--dependence", "ignore"]) == 0
     return out, json.loads((out / "results.json").read_text())
 
 

@@ -300,7 +300,7 @@ def test_results_do_not_depend_on_the_batches_or_the_workers(tmp_path, monkeypat
         monkeypatch.setattr(analysis, "default_workers", lambda workers=workers: workers)
         out = tmp_path / f"out-{batch}"
         assert main([str(config), "-o", str(out), "--format", "json", "--quiet",
-                     *options]) == 0
+                     *options, "--warmup", "none", "--dependence", "ignore"]) == 0
         outputs.append((out / "results.json").read_bytes())
     assert outputs[0] == outputs[1] == outputs[2] == outputs[3]
     data = json.loads(outputs[0])

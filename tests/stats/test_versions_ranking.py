@@ -22,7 +22,8 @@ def runs(tmp_path_factory):
     for case in CASES["cases"]:
         out = tmp_path_factory.mktemp("ranking")
         status = main([str(ROOT / case["config"]), "--baseline", case["baseline"], "-o",
-                       str(out), "--format", "json", "--quiet", "--bootstrap", "200"])
+                       str(out), "--format", "json", "--quiet", "--bootstrap", "200",
+                       "--warmup", "none", "--dependence", "ignore"])
         assert status == 0, case["name"]
         found[case["name"]] = json.loads((out / "results.json").read_text())
     return found
