@@ -23,7 +23,12 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from speeduptest.model.results import AggregateInterval, BenchmarkResult, PairAnalysis
+from speeduptest.model.results import (
+    AggregateInterval,
+    BenchmarkResult,
+    PairAnalysis,
+    SideValidity,
+)
 from speeduptest.model.wording import threshold_band
 from speeduptest.render.formatting import UNSTATED, TimeScale, elide
 
@@ -423,6 +428,192 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
         canvas.text(right.start - 20, (top + bottom) / 2, "fraction of runs ≤ t",
                     anchor="middle", rotate=True)
     return canvas.svg()
+
+
+# ---------------------------------------------------------------- one benchmark's run sequence
+
+#: The most values of one side a run-sequence plot draws: a longer side is drawn every k-th
+#: value (in measurement order; the caption says so), so that a report of many long series
+#: stays quick to lay out.
+SEQUENCE_POINTS = 2000
+#: The run-sequence plot's time axis is logarithmic when the values span more than this.
+SEQUENCE_LOG_SPAN = 10.0
+#: Values left out of the analysis (a warm-up), and the marks of the steady states' starts.
+LEFT_OUT_COLOUR = "#B5B5B5"
+START_COLOUR = "#1A1A1A"
+#: Up to this many invocations per side, each steady-state start (a triangle above the
+#: panel) is also a dashed line across it; with more, lines would cover the values.
+START_LINES = 24
+
+
+@dataclass(frozen=True)
+class SequenceFigure:
+    """A run-sequence plot: the SVG, whether its time axis is logarithmic, and for each side
+    every how many values one is drawn (1: every value)."""
+
+    svg: str
+    log: bool
+    steps: tuple[int, ...]
+
+
+def sequence_step(side: SideValidity) -> int:
+    """Every how many values of ``side`` one is drawn: at most SEQUENCE_POINTS in all."""
+    total = sum(len(series) for series in side.series)
+    return max(1, math.ceil(total / SEQUENCE_POINTS))
+
+
+def _scaled(series: np.ndarray, factor: float) -> np.ndarray:
+    values = np.asarray(series, dtype=float)
+    scaled = values * factor
+    return scaled if np.isfinite(scaled).sum() == np.isfinite(values).sum() else values
+
+
+def _dots(xs: np.ndarray, ys: np.ndarray, size: float) -> str:
+    """A square of ``size`` at each point, as segments of one path stroked ``size`` wide,
+    placed on a grid of ``size``: points that fall in the same square are drawn once (a dense
+    series is a band of squares, and weasyprint reads a few hundred of them rather than
+    every value)."""
+    if not xs.size:
+        return ""
+    cells = np.unique(np.stack([np.round(xs / size), np.round(ys / size)], axis=1), axis=0)
+    length = _n(size)
+    return "".join(f"M{_n(x * size - size / 2)} {_n(y * size)}h{length}"
+                   for x, y in cells.tolist())
+
+
+def _every(count: int, room: float, width: float = 16.0) -> int:
+    """Label every k-th of ``count`` positions so that labels are ``width`` apart in
+    ``room`` points: k = 1, 2 or 5 × 10^j."""
+    fits = max(1, int(room // width))
+    raw = count / fits
+    if raw <= 1:
+        return 1
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(int(m * magnitude) for m in (1, 2, 5, 10) if m * magnitude >= raw)
+
+
+def _log_ticks(axis: Axis, spacing: float = 11.0) -> tuple[list[tuple[float, str]], list[float]]:
+    """Ticks of a vertical log axis: the values m × 10^k, 1s first, then 5s, 2s, 3s, each
+    kept when it is ``spacing`` points from those kept (a decade or less gets labels at its
+    inner values too, where :meth:`Axis.ticks` would give steps that leave its low end
+    bare); the other m × 10^k as minor ticks when the axis spans three decades or less."""
+    low, high = math.log10(axis.low), math.log10(axis.high)
+    exponents = range(math.floor(low) - 1, math.ceil(high) + 1)
+    values = {m: [m * 10.0 ** e for e in exponents
+                  if axis.low <= m * 10.0 ** e * (1 + 1e-9)
+                  and m * 10.0 ** e <= axis.high * (1 + 1e-9)] for m in range(1, 10)}
+    kept: list[float] = []
+    for mantissa in (1, 5, 2, 3):
+        for value in values[mantissa]:
+            if all(abs(axis(value) - axis(other)) >= spacing for other in kept):
+                kept.append(value)
+    minor = ([v for vs in values.values() for v in vs if v not in kept]
+             if high - low <= 3 else [])
+    return [(value, _plain(value)) for value in sorted(kept)], minor
+
+
+def run_sequence_figure(sides: Sequence[SideValidity], scale: TimeScale = UNSTATED,
+                        placed: bool = False, height: float = 120.0,
+                        titles: bool = True) -> SequenceFigure:
+    """Every value of each side in measurement order, initial (left panel) and optimized
+    (right panel) on one time axis: each side's invocations side by side (thin lines between
+    them), the values left out of the analysis in grey, and where each invocation's steady
+    state starts (``starts``, or the end of the values left out when ``--warmup N`` set
+    them) marked by a triangle above the panel and a dashed line across it. A
+    logarithmic axis when the values span more than SEQUENCE_LOG_SPAN. ``placed`` and
+    ``titles`` as for :func:`distribution_figure`."""
+    data = [[_scaled(series, scale.factor) for series in side.series] for side in sides]
+    lows, highs = [], []
+    for series in (s for side in data for s in side):
+        finite = series[np.isfinite(series)]
+        if finite.size:
+            lows.append(float(finite.min()))
+            highs.append(float(finite.max()))
+    low, high = (min(lows), max(highs)) if lows else (0.0, 1.0)
+    log = low > 0 and high / SEQUENCE_LOG_SPAN > low
+    width = WIDTH
+    canvas = Canvas(width, height, placed)
+    top, bottom = 16.0, height - (26 if titles else 14)
+    left, gap, right = (58.0 if titles else 50.0), 14.0, width - 8
+    panel = (right - left - gap) / 2
+    times = Axis(*_limits([low, high], log), bottom, top, log)
+    major, minor = _log_ticks(times) if log else times.ticks(4)
+    for value, label in major:
+        canvas.text(left - 5, times(value) + 2.5, label, anchor="end")
+    if titles:
+        quantity = f"execution time ({scale.label})" if scale.label else "execution time"
+        canvas.text(12, (top + bottom) / 2, quantity, anchor="middle", rotate=True)
+    steps = []
+    roles, colours = ("initial", "optimized"), (INITIAL_COLOUR, OPTIMIZED_COLOUR)
+    for number, (side, series, role, colour) in enumerate(zip(sides, data, roles, colours,
+                                                              strict=False)):
+        x0 = left + number * (panel + gap)
+        x1 = x0 + panel
+        lengths = [len(s) for s in series]
+        total = sum(lengths)
+        step = sequence_step(side)
+        steps.append(step)
+        frame = [f"M{_n(x0 - 3)} {_n(times(v))}h3" for v, _ in major]
+        frame += [f"M{_n(x0 - 1.5)} {_n(times(v))}h1.5" for v in minor]
+        canvas.path("".join(f"M{_n(x0)} {_n(times(v))}H{_n(x1)}" for v, _ in major),
+                    stroke=GRID_COLOUR, width=0.4)
+        canvas.text(x0, top - 8, role, colour=colour)
+        if not total:
+            canvas.path(f"M{_n(x0)} {_n(top)}V{_n(bottom)}H{_n(x1)}" + "".join(frame),
+                        stroke=TEXT_COLOUR, width=0.6)
+            continue
+        positions = Axis(-0.5, total - 0.5, x0 + 1, x1 - 1, False)
+        offsets = np.cumsum([0, *lengths[:-1]])
+        values = np.concatenate(series)
+        shown = np.arange(0, total, step)
+        invocation = np.searchsorted(offsets, shown, side="right") - 1
+        drops = np.asarray(side.drops if len(side.drops) == len(series)
+                           else [0] * len(series))
+        left_out = (shown - offsets[invocation]) < drops[invocation]
+        drawn = values[shown]
+        finite = np.isfinite(drawn)
+        xs, ys = positions.array(shown.astype(float)), times.array(np.where(finite, drawn, 1))
+        size = min(1.8, max(0.7, 0.9 * (x1 - x0) * step / total))
+        # Thin lines between the invocations, where they stay apart.
+        if len(series) > 1 and (x1 - x0) / len(series) >= 3:
+            canvas.path("".join(f"M{_n(positions(offset - 0.5))} {_n(top)}V{_n(bottom)}"
+                                for offset in offsets[1:].tolist()),
+                        stroke=GRID_COLOUR, width=0.5)
+        canvas.path(_dots(xs[finite & left_out], ys[finite & left_out], size),
+                    stroke=LEFT_OUT_COLOUR, width=size)
+        canvas.path(_dots(xs[finite & ~left_out], ys[finite & ~left_out], size),
+                    stroke=colour, width=size)
+        starts = side.starts if len(side.starts) == len(series) else (0,) * len(series)
+        marks, lines = [], []  # a triangle above the panel, and a line across it
+        for offset, length, start, drop in zip(offsets.tolist(), lengths, starts,
+                                               drops.tolist(), strict=True):
+            at = start or drop
+            if 0 < at < length:
+                x = positions(offset + at - 0.5)
+                marks.append(f"M{_n(x - 2)} {_n(top - 5.5)}h4l-2 4.5z")
+                if len(series) <= START_LINES:
+                    lines.append(f"M{_n(x)} {_n(top)}V{_n(bottom)}")
+        canvas.path("".join(lines), stroke=START_COLOUR, width=0.5, dash="2 1.5")
+        canvas.path("".join(marks), fill=START_COLOUR)
+        # The axis below: iterations of a single invocation, or the invocations' numbers.
+        if len(series) == 1:
+            ticks = Axis(1, total, 0, 1, False).ticks(4)[0] if total > 1 else [(1, "1")]
+            labelled = [(positions(v - 1), label) for v, label in ticks
+                        if v == int(v) and 1 <= v <= total]
+            what = "iteration"
+        else:
+            every = _every(len(series), x1 - x0)
+            labelled = [(positions(offsets[i] + (lengths[i] - 1) / 2), str(i + 1))
+                        for i in range(len(series)) if (i + 1) % every == 0 or i == 0]
+            what = "invocation"
+        for x, label in labelled:
+            frame.append(f"M{_n(x)} {_n(bottom)}v3")
+            canvas.text(x, bottom + 10, label, anchor="middle")
+        canvas.path(f"M{_n(x0)} {_n(top)}V{_n(bottom)}H{_n(x1)}" + "".join(frame),
+                    stroke=TEXT_COLOUR, width=0.6)
+        if titles:
+            canvas.text((x0 + x1) / 2, height - 4, what, anchor="middle")
+    return SequenceFigure(canvas.svg(), log, tuple(steps))
 
 
 # ---------------------------------------------------------------- all benchmarks

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
@@ -18,7 +18,13 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup, escape
 
-from speeduptest.model.results import BenchmarkResult, Change, Results, SampleSummary
+from speeduptest.model.results import (
+    BenchmarkResult,
+    Change,
+    Results,
+    SampleSummary,
+    SideValidity,
+)
 from speeduptest.model.wording import METHOD_LABELS as CALL_METHODS
 from speeduptest.model.wording import WHY, threshold_band
 from speeduptest.notices import Notice
@@ -42,6 +48,7 @@ from speeduptest.render.formatting import (
     speedup,
     threshold,
 )
+from speeduptest.stats.steady import MIN_SERIES, ORDER_ALPHA
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",
@@ -74,6 +81,13 @@ NOTICE_TITLES = {
     "few-top-level-units": "Few top-level units",
     "input-last-line-cut": "A file ends in the middle of a line",
     "input-failed-runs": "Runs that failed were kept",
+    "warmup-dropped": "A warm-up was left out",
+    "residual-warmup": "A warm-up was analysed with the steady state",
+    "no-steady-state": "Invocations that reach no steady state",
+    "inconsistent-invocations": "Invocations that behave differently",
+    "dependent-values": "Successive values are correlated",
+    "run-order-trend": "The values trend across the run order",
+    "position-effect": "The values depend on their position in the invocation",
 }
 
 
@@ -194,6 +208,9 @@ class Figures:
     overview: str | None
     forest: tuple[ForestImage, ...]  # every benchmark, in figures that fit a page each
     distributions: dict[int, str]  # benchmark index → data URI
+    # benchmark index → its run-sequence plot (see draw_sequences); a benchmark not in it
+    # has its plot drawn as its page is rendered.
+    sequences: dict[int, SequenceImage] = field(default_factory=dict)
 
 
 #: The characters of an SVG a data URI in an HTML attribute holds as they are; the others
@@ -236,6 +253,258 @@ def draw_distributions(results: Results, indices: Iterable[int],
     the PDF's variant, see :class:`figures.Canvas`)."""
     return {index: distribution_uri(results.benchmarks[index], placed) for index in indices
             if results.benchmarks[index].analysis is not None}
+
+
+# ---------------------------------------------------------------- measurement validity
+
+ROLES = ("initial", "optimized")
+#: Height in points of a run-sequence plot in the browser and on a PDF page.
+SEQUENCE_HEIGHT, SEQUENCE_PDF_HEIGHT = 130.0, 88.0
+
+
+def series_class(validity: SideValidity) -> str:
+    """A side's class with its invocations': "warmup", "warmup (6 of 6)", "inconsistent (4
+    warmup, 2 flat)", "too short to judge"."""
+    classes = validity.classes
+    if validity.classification == "too short":
+        return "too short to judge"
+    if len(classes) <= 1:
+        return validity.classification
+    counts = {name: classes.count(name) for name in dict.fromkeys(classes)}
+    if len(counts) == 1:
+        return f"{validity.classification} ({len(classes)} of {len(classes)})"
+    detail = ", ".join(f"{count} {name}" for name, count in counts.items())
+    return f"{validity.classification} ({detail})"
+
+
+def left_out(validity: SideValidity) -> str:
+    """The values left out of a side, and their share of its values: "48 of 100 (48%)"."""
+    if not validity.dropped:
+        return "none"
+    total = validity.dropped + validity.values
+    share = validity.dropped / total * 100
+    return f"{validity.dropped} of {total} ({share:.1f}%)" if share < 1 else (
+        f"{validity.dropped} of {total} ({share:.0f}%)")
+
+
+def _signed(value: float, digits: int = 2) -> str:
+    return f"{value:.{digits}f}".replace("-", "−")
+
+
+def lag1_text(validity: SideValidity) -> str:
+    return "—" if validity.dependence is None else _signed(validity.dependence.lag1)
+
+
+def batch_text(validity: SideValidity) -> str:
+    dependence = validity.dependence
+    return str(dependence.batch) if dependence is not None and dependence.batch > 1 else "—"
+
+
+ORDER_TESTS = {"mann-kendall": "MK", "friedman": "Friedman"}
+
+
+def order_text(validity: SideValidity) -> str:
+    """"1.3e-05 (MK)" (Mann–Kendall), or — when no order test ran."""
+    order = validity.order
+    if order is None:
+        return "—"
+    return f"{p_value(order.p_value)} ({ORDER_TESTS.get(order.test, order.test)})"
+
+
+def side_line(role: str, validity: SideValidity) -> str:
+    """One side of a run-sequence plot's caption: its class, the values left out, the lag-1
+    autocorrelation and the batches analysed."""
+    parts = [series_class(validity)]
+    parts.append("nothing left out" if not validity.dropped
+                 else f"{left_out(validity)} values left out")
+    dependence = validity.dependence
+    if dependence is not None:
+        parts.append(f"lag-1 autocorrelation {_signed(dependence.lag1)}"
+                     + (f", analysed as means of batches of {dependence.batch}"
+                        if dependence.batch > 1 else ""))
+    return f"{role}: " + ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class SequenceImage:
+    """A benchmark's run-sequence plot: the figure as a data URI, what it shows (for its
+    caption), and a line on what the checks found for each side."""
+
+    uri: str
+    description: str
+    line: str
+
+
+def sequence_image(benchmark: BenchmarkResult, placed: bool = False) -> SequenceImage:
+    """The run-sequence plot of an analysed benchmark (one with ``validity``); ``placed``:
+    the PDF's variant (see :func:`distribution_uri`)."""
+    sides = benchmark.validity
+    figure = figures.run_sequence_figure(
+        sides, benchmark_scale(benchmark), placed,
+        SEQUENCE_PDF_HEIGHT if placed else SEQUENCE_HEIGHT, titles=not placed)
+    invocations = max(len(side.series) for side in sides)
+    parts = ["of every run in measurement order, initial left, optimized right"
+             + (", each side's invocations side by side (numbered below)"
+                if invocations > 1 else "")]
+    if any(side.dropped for side in sides):
+        parts.append("grey: values left out of the analysis")
+    if any(start or drop for side in sides for start, drop in zip(side.starts, side.drops,
+                                                                  strict=False)):
+        parts.append(("▼ and dashed line" if invocations <= figures.START_LINES else "▼")
+                     + ": where an invocation's steady state starts")
+    if figure.log:
+        parts.append("logarithmic time axis")
+    for role, side, step in zip(ROLES, sides, figure.steps, strict=True):
+        if step > 1:
+            total = sum(len(series) for series in side.series)
+            parts.append(f"{role}: every {ordinal(step)} value drawn, of {total:,}")
+    line = "; ".join(side_line(role, side) for role, side in zip(ROLES, sides, strict=True))
+    return SequenceImage(_data_uri(figure.svg), "; ".join(parts), line[0].upper() + line[1:])
+
+
+def ordinal(number: int) -> str:
+    """2nd, 3rd, 11th, 21st."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def has_sequence(benchmark: BenchmarkResult) -> bool:
+    """Whether a benchmark's page shows its run sequence: when the checks could judge some
+    series or found something. Series all too short to judge (fewer than MIN_SERIES values
+    per invocation) with nothing found get a line instead: a page of small samples then
+    still holds its benchmark."""
+    sides = benchmark.validity
+    return sides is not None and benchmark.analysis is not None and any(
+        side.judged or quality_kinds(side) for side in sides)
+
+
+def draw_sequences(results: Results, indices: Iterable[int],
+                   placed: bool = False) -> dict[int, SequenceImage]:
+    """The run-sequence plot of each benchmark among ``indices`` that has one."""
+    return {index: sequence_image(results.benchmarks[index], placed) for index in indices
+            if has_sequence(results.benchmarks[index])}
+
+
+#: The kinds of findings of the measurement checks, as the codes of their warnings, in the
+#: order the global report lists them, with their headings there.
+QUALITY_KINDS = {
+    "warmup-dropped": "Warm-up left out",
+    "residual-warmup": "Warm-up analysed",
+    "slowdown": "Slowdown during the run",
+    "no-steady-state": "No steady state",
+    "inconsistent-invocations": "Inconsistent invocations",
+    "dependent-values": "Dependent values, analysed as batch means",
+    "run-order-trend": "Trend across the run order",
+    "position-effect": "Position effect within invocations",
+}
+#: The most rows of the global report's measurement-quality table (the rest are counted).
+QUALITY_ROWS = 100
+
+
+def quality_kinds(validity: SideValidity) -> list[str]:
+    """What the checks of one side found that the report should say, as the codes of the
+    warnings that say it (an empty list: the side looked steady and independent)."""
+    classes = validity.classes
+    kinds = []
+    if validity.dropped:
+        kinds.append("warmup-dropped")
+    elif "warmup" in classes:
+        kinds.append("residual-warmup")
+    kinds += [code for code, name in (("slowdown", "slowdown"),
+                                      ("no-steady-state", "no steady state"))
+              if name in classes]
+    if validity.consistent is False:
+        kinds.append("inconsistent-invocations")
+    if validity.dependence is not None and validity.dependence.batch > 1:
+        kinds.append("dependent-values")
+    if validity.order is not None and validity.order.significant:
+        kinds.append("run-order-trend" if validity.order.test == "mann-kendall"
+                     else "position-effect")
+    return kinds
+
+
+@dataclass(frozen=True)
+class QualityRow:
+    """A side of a benchmark in the measurement-quality table."""
+
+    index: int
+    benchmark: BenchmarkResult
+    side: str
+    first: bool  # the first row of its benchmark
+    classification: str
+    left_out: str
+    lag1: str
+    batch: str
+    order: str
+    order_significant: bool
+
+
+@dataclass(frozen=True)
+class QualityKind:
+    """A kind of finding: its heading, how many sides have it, and what to do (the advice
+    of its warnings; empty when no warning gives one, e.g. a --warmup N left out)."""
+
+    code: str
+    title: str
+    sides: int
+    advice: str
+
+
+@dataclass(frozen=True)
+class MeasurementQuality:
+    """The global report's section on the measurement checks."""
+
+    rows: tuple[QualityRow, ...]
+    more: int  # sides with findings beyond the rows shown
+    kinds: tuple[QualityKind, ...]
+    sides: int  # sides checked
+    short: int  # sides whose series were all too short to judge
+
+    @property
+    def flagged(self) -> int:
+        return len(self.rows) + self.more
+
+
+def measurement_quality(results: Results) -> MeasurementQuality | None:
+    """Every side of an analysed benchmark whose checks found something, and the advice of
+    each kind found; None when no benchmark was checked."""
+    rows: list[QualityRow] = []
+    counts: dict[str, int] = {}
+    advice: dict[str, str] = {}
+    sides = short = more = 0
+    for index, benchmark in enumerate(results.benchmarks):
+        if benchmark.validity is None or benchmark.analysis is None:
+            continue
+        first = True
+        for role, validity in zip(ROLES, benchmark.validity, strict=True):
+            sides += 1
+            short += not validity.judged
+            kinds = quality_kinds(validity)
+            if not kinds:
+                continue
+            for code in kinds:
+                counts[code] = counts.get(code, 0) + 1
+            if len(rows) >= QUALITY_ROWS:
+                more += 1
+                continue
+            order = validity.order
+            rows.append(QualityRow(index, benchmark, role, first, series_class(validity),
+                                   left_out(validity), lag1_text(validity),
+                                   batch_text(validity), order_text(validity),
+                                   order is not None and order.significant))
+            first = False
+        for notice in benchmark.notices:
+            # (the protocol's warning that optimized is slower shares the code "slowdown":
+            # the checks' warnings are the ones about a side)
+            if notice.code in QUALITY_KINDS and notice.message.startswith(
+                    tuple(f"{role}: " for role in ROLES)):
+                advice.setdefault(notice.code, notice.advice)
+    if not sides:
+        return None
+    kinds = tuple(QualityKind(code, title, counts[code], advice.get(code, ""))
+                  for code, title in QUALITY_KINDS.items() if code in counts)
+    return MeasurementQuality(tuple(rows), more, kinds, sides, short)
 
 
 # ---------------------------------------------------------------- small tables
@@ -445,6 +714,8 @@ class ReportRenderer:
 
     def __init__(self, results: Results, drawn: Figures, link_extension: str) -> None:
         self.template_env = environment()
+        self.figures, self.placed = drawn, link_extension == "pdf"
+        self._quality: tuple[MeasurementQuality | None] | None = None
         benchmarks = list(enumerate(results.benchmarks))
         positions = {id(benchmark): index for index, benchmark in benchmarks}
         ci_header, ci_per_row = call_columns(results)
@@ -478,7 +749,25 @@ class ReportRenderer:
             "show_index": True,
             "show_header": True,
             "show_footer": True,
+            "measurement_quality": self.measurement_quality,
+            "run_sequence": self.run_sequence,
+            "has_sequence": has_sequence,
+            "lag1_text": lag1_text,
+            "min_series": MIN_SERIES,
+            "order_alpha": ORDER_ALPHA,
         }
+
+    def measurement_quality(self) -> MeasurementQuality | None:
+        """The global report's measurement-quality section (worked out once, when its
+        opening is rendered: each part of a report has a renderer of its own)."""
+        if self._quality is None:
+            self._quality = (measurement_quality(self.context["results"]),)
+        return self._quality[0]
+
+    def run_sequence(self, index: int, benchmark: BenchmarkResult) -> SequenceImage:
+        """A benchmark's run-sequence plot, drawn now unless it was drawn beforehand."""
+        drawn = self.figures.sequences.get(index)
+        return drawn if drawn is not None else sequence_image(benchmark, self.placed)
 
     def render(self, name: str, **overrides: object) -> str:
         template = self.template_env.get_template(f"{name}.html")
