@@ -1,6 +1,6 @@
 """The measurement checks between reading a benchmark's samples and analysing them.
 
-Each side's series are checked (:func:`speeduptest.stats.steady.check_side`): their warm-ups
+Each side's series are checked (:func:`speeduptest.stats.steady.check_sides`): their warm-ups
 are left out as ``--warmup`` asks, dependent values of a one-level sample become batch means,
 and what was found becomes the benchmark's ``validity`` and its warnings, each with the advice
 that follows from it. The run's summary of them is one notice (:func:`run_notice`).
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from speeduptest.notices import Notice, counted
 from speeduptest.stats.hierarchy import Hierarchy
-from speeduptest.stats.steady import SideValidity, WarmupError, check_side
+from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
 
 ROLES = ("initial", "optimized")
 
@@ -28,27 +28,33 @@ class CheckedSides:
     notices: tuple[Notice, ...]
 
 
-def check_sides(initial: Hierarchy, optimized: Hierarchy, warmup: str, dependence: str,
-                min_values: int) -> CheckedSides | str:
-    """Both sides checked, or why one cannot be analysed after the check (``--warmup N``
-    leaves too few values)."""
-    sides: list[Hierarchy] = []
-    found: list[SideValidity] = []
-    for role, sample in zip(ROLES, (initial, optimized), strict=True):
-        try:
-            analysed, validity = check_side(sample, warmup, dependence)
-        except WarmupError as error:
-            return f"{role} sample: {error}"
+def check_pairs(pairs: Sequence[tuple[Hierarchy, Hierarchy]], warmup: str, dependence: str,
+                min_values: int) -> list[CheckedSides | str]:
+    """Both sides of each pair (initial, optimized) checked, all of them together
+    (:func:`speeduptest.stats.steady.check_sides`), or why a pair cannot be analysed after
+    the check (``--warmup N`` leaves too few values)."""
+    checked = iter(check_sides([side for pair in pairs for side in pair], warmup, dependence))
+    found: list[CheckedSides | str] = []
+    for _ in pairs:
+        sides = (next(checked), next(checked))
+        found.append(_both(sides, warmup, min_values))
+    return found
+
+
+def _both(sides: tuple, warmup: str, min_values: int) -> CheckedSides | str:
+    for role, side in zip(ROLES, sides, strict=True):
+        if isinstance(side, WarmupError):
+            return f"{role} sample: {side}"
+        analysed, validity = side
         units = analysed.top_level_means.size
         if units < min_values:
             return (f"{role} sample: {counted(units, 'value')} left after leaving out "
                     f"{validity.dropped} warm-up values (--warmup {warmup}); at least "
                     f"{min_values} are needed")
-        sides.append(analysed)
-        found.append(validity)
-    notices = tuple(notice for role, validity in zip(ROLES, found, strict=True)
-                    for notice in side_notices(role, validity))
-    return CheckedSides(sides[0], sides[1], (found[0], found[1]), notices)
+    (initial, initial_validity), (optimized, optimized_validity) = sides
+    notices = tuple(side_notices("initial", initial_validity)
+                    + side_notices("optimized", optimized_validity))
+    return CheckedSides(initial, optimized, (initial_validity, optimized_validity), notices)
 
 
 def _invocations(validity: SideValidity, wanted: str) -> str:
@@ -80,7 +86,7 @@ def side_notices(role: str, validity: SideValidity) -> list[Notice]:
             "mixes warm-up and steady state."))
     if "slowdown" in classes:
         notices.append(Notice(
-            "slowdown",
+            "series-slowdown",
             f"{role}: {_invocations(validity, 'slowdown')} get slower during the run (a "
             "slowdown, not a warm-up); all of their values were analysed.",
             "Look at the run-sequence plot: a slowdown often comes from the program (a "
@@ -106,6 +112,14 @@ def side_notices(role: str, validity: SideValidity) -> list[Notice]:
             f"{validity.values}): the analysis ran on means of batches of "
             f"{dependence.batch} values.",
             "Measure several invocations: their means are the independent units."))
+    elif dependence is not None and dependence.dependent:
+        notices.append(Notice(
+            "dependent-values-ignored",
+            f"{role}: successive values are correlated (lag-1 autocorrelation "
+            f"{dependence.lag1:.2f}, about {dependence.effective_n:.0f} independent values of "
+            f"{validity.values}), and were analysed as independent (--dependence ignore): "
+            "the intervals and p-values are too narrow.",
+            "Analyse batch means (--dependence batch), or measure several invocations."))
     order = validity.order
     if order is not None and order.significant:
         if order.test == "mann-kendall":

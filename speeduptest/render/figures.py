@@ -498,10 +498,11 @@ def _log_ticks(axis: Axis, spacing: float = 11.0) -> tuple[list[tuple[float, str
     inner values too, where :meth:`Axis.ticks` would give steps that leave its low end
     bare); the other m × 10^k as minor ticks when the axis spans three decades or less."""
     low, high = math.log10(axis.low), math.log10(axis.high)
-    exponents = range(math.floor(low) - 1, math.ceil(high) + 1)
-    values = {m: [m * 10.0 ** e for e in exponents
-                  if axis.low <= m * 10.0 ** e * (1 + 1e-9)
-                  and m * 10.0 ** e <= axis.high * (1 + 1e-9)] for m in range(1, 10)}
+    # (within the floats' exponents: an axis may reach 1e308, where 10.0 ** 309 raises)
+    exponents = range(max(math.floor(low) - 1, -323), min(math.ceil(high) + 1, 308) + 1)
+    values = {m: [value for value in (m * 10.0 ** e for e in exponents)
+                  if axis.low <= value * (1 + 1e-9) and value <= axis.high * (1 + 1e-9)]
+              for m in range(1, 10)}
     kept: list[float] = []
     for mantissa in (1, 5, 2, 3):
         for value in values[mantissa]:

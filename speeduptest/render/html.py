@@ -86,6 +86,8 @@ NOTICE_TITLES = {
     "no-steady-state": "Invocations that reach no steady state",
     "inconsistent-invocations": "Invocations that behave differently",
     "dependent-values": "Successive values are correlated",
+    "dependent-values-ignored": "Correlated values analysed as independent",
+    "series-slowdown": "Invocations that get slower during the run",
     "run-order-trend": "The values trend across the run order",
     "position-effect": "The values depend on their position in the invocation",
 }
@@ -391,10 +393,11 @@ def draw_sequences(results: Results, indices: Iterable[int],
 QUALITY_KINDS = {
     "warmup-dropped": "Warm-up left out",
     "residual-warmup": "Warm-up analysed",
-    "slowdown": "Slowdown during the run",
+    "series-slowdown": "Slowdown during the run",
     "no-steady-state": "No steady state",
     "inconsistent-invocations": "Inconsistent invocations",
     "dependent-values": "Dependent values, analysed as batch means",
+    "dependent-values-ignored": "Dependent values, analysed as independent",
     "run-order-trend": "Trend across the run order",
     "position-effect": "Position effect within invocations",
 }
@@ -411,13 +414,15 @@ def quality_kinds(validity: SideValidity) -> list[str]:
         kinds.append("warmup-dropped")
     elif "warmup" in classes:
         kinds.append("residual-warmup")
-    kinds += [code for code, name in (("slowdown", "slowdown"),
+    kinds += [code for code, name in (("series-slowdown", "slowdown"),
                                       ("no-steady-state", "no steady state"))
               if name in classes]
     if validity.consistent is False:
         kinds.append("inconsistent-invocations")
     if validity.dependence is not None and validity.dependence.batch > 1:
         kinds.append("dependent-values")
+    elif validity.dependence is not None and validity.dependence.dependent:
+        kinds.append("dependent-values-ignored")
     if validity.order is not None and validity.order.significant:
         kinds.append("run-order-trend" if validity.order.test == "mann-kendall"
                      else "position-effect")
@@ -495,10 +500,7 @@ def measurement_quality(results: Results) -> MeasurementQuality | None:
                                    order is not None and order.significant))
             first = False
         for notice in benchmark.notices:
-            # (the protocol's warning that optimized is slower shares the code "slowdown":
-            # the checks' warnings are the ones about a side)
-            if notice.code in QUALITY_KINDS and notice.message.startswith(
-                    tuple(f"{role}: " for role in ROLES)):
+            if notice.code in QUALITY_KINDS:
                 advice.setdefault(notice.code, notice.advice)
     if not sides:
         return None

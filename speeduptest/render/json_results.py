@@ -65,7 +65,8 @@ def validity_dict(validity: SideValidity) -> dict[str, Any]:
                          "method": validity.method, "penalty": validity.penalty},
         "dependence": None if dependence is None else {
             "lag1": number(dependence.lag1), "effective_n": number(dependence.effective_n),
-            "batch": dependence.batch, "rule": validity.dependence_rule},
+            "dependent": dependence.dependent, "batch": dependence.batch,
+            "rule": validity.dependence_rule},
         "order": None if order is None else {
             "test": order.test, "statistic": number(order.statistic),
             "p_value": number(order.p_value)},

@@ -21,8 +21,8 @@ This module checks each series and makes what the analysis takes from it:
   sample of one level: one invocation), positively dependent values are replaced by batch
   means over non-overlapping batches (the batch-means method; Schmeiser, "Batch size effects
   in the analysis of simulation output", Operations Research 1982) whose length is Politis &
-  White's automatic block length (Politis & White 2004, Patton, Politis & White 2009; from
-  ``arch.bootstrap``). The protocol then runs on the batch means and the effect-size
+  White's automatic block length (Politis & White 2004, Patton, Politis & White 2009; as
+  ``arch.bootstrap`` computes it). The protocol then runs on the batch means and the effect-size
   intervals on the batches › values hierarchy.
 - **Order.** A trend across the run order of a one-level sample (Mann–Kendall: Kendall's τ
   between position and value) and a position effect within the invocations of a hierarchical
@@ -36,7 +36,7 @@ The choices (penalty, equivalence, minimum lengths) are measured by
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -56,14 +56,22 @@ MIN_DEPENDENCE = 10
 #: times (their variance times (1 + r)/(1 − r) for autocorrelated values): a BIC-like penalty
 #: that autocorrelated noise alone does not pass.
 PENALTY = 4.0
-#: Segments whose mean log times differ by less than this (1%) are the same steady state.
-EQUIVALENT = 0.01
+#: Segments whose mean log times differ by less than this (2%) are the same steady state.
+EQUIVALENT = 0.02
 #: ... or by less than this many standard errors of their difference.
 EQUIVALENT_Z = 3.0
 #: The steady segment must cover at least this share of the end of the series.
 STEADY_SHARE = 0.25
-#: Segments this short (or shorter) between two steady ones are spikes, not a phase.
+#: Segments this short (or shorter) are spikes, not a phase.
 SPIKE = 3
+#: Runs of segments off the steady level for at most this share of the series, with the
+#: steady level before and after them, are excursions inside the steady state (a garbage
+#: collection), not the end of a warm-up.
+EXCURSION = 0.1
+#: Rows longer than this get Mann–Kendall's test from scipy rather than from all the pairs.
+MAX_PAIRWISE = 2_000
+#: Longer series are judged on the means of this many consecutive blocks.
+MAX_POINTS = 1_000
 #: A one-level sample is batched when its lag-1 autocorrelation exceeds this many standard
 #: errors of it under independence (1/√n): 0.13% of independent samples are batched.
 DEPENDENT_Z = 3.0
@@ -95,6 +103,9 @@ class Dependence:
     lag1: float
     effective_n: float
     batch: int = 1
+    # The lag-1 autocorrelation exceeds DEPENDENT_Z / √n (values of a one-level sample are
+    # batched then, under --dependence batch).
+    dependent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +138,8 @@ class SideValidity:
     dependence: Dependence | None
     order: OrderTest | None
     values: int  # values analysed
-    # Every series as read, in measurement order (for the run-sequence plot): values before
-    # ``starts[i]`` of series i were left out when ``dropped``.
+    # Every series as read, in measurement order (for the run-sequence plot): the first
+    # ``drops[i]`` values of series i were left out.
     series: tuple[np.ndarray, ...] = ()
     method: str = METHOD
     penalty: float = PENALTY
@@ -157,20 +168,53 @@ def _rebuilt(node, replacement: Iterator[np.ndarray]):
     return [_rebuilt(child, replacement) for child in node]
 
 
-def _log(series: np.ndarray) -> np.ndarray:
+def _by_length(arrays: Sequence[np.ndarray], function: Callable[[np.ndarray], Sequence]
+               ) -> list:
+    """``function`` of each array, computed on the arrays of equal length stacked as the
+    rows of one matrix (one numpy call for thousands of series)."""
+    found: list = [None] * len(arrays)
+    by_length: dict[int, list[int]] = {}
+    for position, array in enumerate(arrays):
+        by_length.setdefault(len(array), []).append(position)
+    for positions in by_length.values():
+        # (in chunks: a row's pairwise matrices take n² cells)
+        size = len(arrays[positions[0]])
+        chunk = max(1, CHUNK_CELLS // max(1, size * size))
+        for first in range(0, len(positions), chunk):
+            part = positions[first:first + chunk]
+            for position, value in zip(part, function(np.stack([arrays[p] for p in part])),
+                                       strict=True):
+                found[position] = value
+    return found
+
+
+#: Cells of the matrices that a batched computation makes at once.
+CHUNK_CELLS = 1 << 22
+
+
+def _logs(rows: np.ndarray) -> np.ndarray:
+    """The log of each row of times; rows with a zero or negative time as they are."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        logged = np.log(series)
-    return logged if np.isfinite(logged).all() else series  # zero or negative times: as is
+        logged = np.log(rows)
+    bad = ~np.isfinite(logged).all(axis=1)
+    logged[bad] = rows[bad]
+    return logged
+
+
+def lag1_rows(rows: np.ndarray) -> np.ndarray:
+    """The lag-1 sample autocorrelation r₁ = Σ (xₜ − x̄)(xₜ₊₁ − x̄) / Σ (xₜ − x̄)² of each
+    row (0 for a constant row)."""
+    centred = rows - rows.mean(axis=1, keepdims=True)
+    total = np.einsum("ij,ij->i", centred, centred)
+    products = np.einsum("ij,ij->i", centred[:, :-1], centred[:, 1:])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r1 = products / total
+    return np.where((total > 0) & np.isfinite(total), r1, 0.0)
 
 
 def lag1(series: np.ndarray) -> float:
-    """The lag-1 sample autocorrelation r₁ = Σ (xₜ − x̄)(xₜ₊₁ − x̄) / Σ (xₜ − x̄)²
-    (0 for a constant series)."""
-    centred = series - series.mean()
-    total = float(np.dot(centred, centred))
-    if total == 0 or not math.isfinite(total):
-        return 0.0
-    return float(np.dot(centred[:-1], centred[1:])) / total
+    """:func:`lag1_rows` of one series."""
+    return float(lag1_rows(np.asarray(series, dtype=float)[None, :])[0])
 
 
 def effective_size(n: int, r1: float) -> float:
@@ -180,85 +224,158 @@ def effective_size(n: int, r1: float) -> float:
     return min(float(n), n * (1 - r1) / (1 + r1))
 
 
-def _noise(logged: np.ndarray) -> float:
-    """The long-run variance of a series' noise, from its second half (the part most likely
-    steady): its variance times (1 + r)/(1 − r), r its lag-1 autocorrelation, with values
-    beyond 6 MADs of its median brought back to that bound (a rare spike does not hide a
-    warm-up; real times are often multimodal, which a MAD alone would take for change
-    points: benchmarks/warmup_detection.py)."""
-    tail = logged[len(logged) // 2:]
-    centre = float(np.median(tail))
-    bound = 6 * 1.4826 * float(np.median(np.abs(tail - centre)))
-    if bound > 0:
-        tail = np.clip(tail, centre - bound, centre + bound)
-    variance = float(tail.var())
-    r1 = min(max(lag1(tail), 0.0), 0.9)
-    return variance * (1 + r1) / (1 - r1)
+def _noise_rows(logged: np.ndarray) -> np.ndarray:
+    """The long-run variance of each row's noise, from its second half (the part most likely
+    steady): its variance times (1 + r)/(1 − r), r its lag-1 autocorrelation. The values
+    beyond 6 MADs of its median are brought back to that bound for the variance (a rare spike
+    does not hide a warm-up; real times are often multimodal, which a MAD alone would take
+    for change points), and beyond 3 MADs for r (spikes would dilute it): see
+    benchmarks/warmup_detection.py."""
+    tail = logged[:, logged.shape[1] // 2:]
+    centre = np.median(tail, axis=1, keepdims=True)
+    mad = 1.4826 * np.median(np.abs(tail - centre), axis=1, keepdims=True)
+    wide = np.where(mad > 0, np.clip(tail, centre - 6 * mad, centre + 6 * mad), tail)
+    narrow = np.where(mad > 0, np.clip(tail, centre - 3 * mad, centre + 3 * mad), tail)
+    r1 = np.clip(lag1_rows(narrow), 0.0, 0.9)
+    return wide.var(axis=1) * (1 + r1) / (1 - r1)
+
+
+def _steady_rows(rows: np.ndarray, penalty: float) -> list[SteadyState]:
+    logged = _logs(rows)
+    length = logged.shape[1]
+    edges = None
+    if length > MAX_POINTS:
+        # Change points of the means of MAX_POINTS consecutive blocks: PELT takes n² steps
+        # on a series without change (30,000 values: 43 s); the start is then found to
+        # within a block (n / MAX_POINTS values).
+        edges = np.linspace(0, length, MAX_POINTS + 1).astype(int)
+        logged = np.add.reduceat(logged, edges[:-1], axis=1) / np.diff(edges)
+    found = [_segmented(row, noise, penalty)
+             for row, noise in zip(logged, _noise_rows(logged).tolist(), strict=True)]
+    if edges is None:
+        return found
+    return [SteadyState(state.classification, int(edges[state.start]), state.segments)
+            for state in found]
+
+
+def steady_states(series: Sequence[np.ndarray], penalty: float = PENALTY
+                  ) -> list[SteadyState]:
+    """The steady state of each series of times in measurement order (see the module's
+    docstring for the method); series shorter than MIN_SERIES are ``too short``."""
+    found: list[SteadyState] = [_TOO_SHORT] * len(series)
+    judged = [position for position, one in enumerate(series) if len(one) >= MIN_SERIES]
+    states = _by_length([np.asarray(series[p], dtype=float) for p in judged],
+                        lambda rows: _steady_rows(rows, penalty))
+    for position, state in zip(judged, states, strict=True):
+        found[position] = state
+    return found
 
 
 def steady_state(series: np.ndarray, penalty: float = PENALTY) -> SteadyState:
-    """Find the steady state of one series of times in measurement order (see the module's
-    docstring for the method)."""
-    n = len(series)
-    if n < MIN_SERIES:
-        return SteadyState("too short", 0, 1)
-    logged = _log(np.asarray(series, dtype=float))
-    noise = _noise(logged)
-    if noise == 0:  # constant (a timer's resolution): one segment
-        return SteadyState("flat", 0, 1)
+    """:func:`steady_states` of one series."""
+    return steady_states([series], penalty)[0]
+
+
+_TOO_SHORT = SteadyState("too short", 0, 1)
+_FLAT = SteadyState("flat", 0, 1)
+
+
+def _segmented(logged: np.ndarray, noise: float, penalty: float) -> SteadyState:
+    """The steady state of one series of log times whose noise has long-run variance
+    ``noise``.
+
+    The steady level is the pooled mean of the last long segment and of every earlier
+    segment equivalent to it; it extends back over excursions (runs of segments that are not
+    equivalent, a garbage collection or another process) of at most EXCURSION of the
+    series when an equivalent segment precedes them. What comes before is the warm-up
+    (slower on average) or the slowdown's first phase (faster)."""
+    n = len(logged)
+    if not noise > 0:  # constant (a timer's resolution): one segment
+        return _FLAT
     import ruptures
 
     # KernelCPD with the linear kernel is PELT with the squared-error cost, in C (0.3 ms for
     # 350 values, where Pelt(model="l2") takes 600 ms).
     ends = ruptures.KernelCPD(kernel="linear", min_size=2).fit(logged[:, None]).predict(
         pen=penalty * noise * math.log(n))
+    if len(ends) == 1:
+        return _FLAT
     bounds = [0, *(int(end) for end in ends)]
-    segments = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
-    means = [float(logged[a:b].mean()) for a, b in segments]
+    sizes = [bounds[i + 1] - bounds[i] for i in range(len(bounds) - 1)]
+    means = [float(logged[bounds[i]:bounds[i + 1]].mean()) for i in range(len(sizes))]
     sd = math.sqrt(noise)
-
-    def equivalent(a: tuple[int, int], mean_a: float, b: tuple[int, int], mean_b: float
-                   ) -> bool:
-        error = sd * math.sqrt(1 / (a[1] - a[0]) + 1 / (b[1] - b[0]))
-        return abs(mean_a - mean_b) <= max(EQUIVALENT, EQUIVALENT_Z * error)
-
-    last = len(segments) - 1
-    while last > 0 and segments[last][1] - segments[last][0] <= SPIKE:
-        last -= 1  # spikes at the end belong to the steady state before them
-    steady = last  # the earliest segment of the steady state
-    position = last - 1
-    while position >= 0:
-        if equivalent(segments[position], means[position], segments[last], means[last]):
-            steady = position
-            position -= 1
+    excursion = max(SPIKE, EXCURSION * n)
+    last = len(sizes) - 1
+    trailing = 0
+    while last > 0 and trailing + sizes[last] <= excursion and sizes[last - 1] > SPIKE:
+        trailing += sizes[last]  # an excursion at the end belongs to the steady state
+        last -= 1
+    total, count = means[last] * sizes[last], sizes[last]  # the steady level, pooled
+    steady = last
+    pending = 0  # values of the excursion being crossed
+    for position in range(last - 1, -1, -1):
+        level = total / count
+        error = sd * math.sqrt(1 / sizes[position] + 1 / count)
+        if abs(means[position] - level) <= max(EQUIVALENT, EQUIVALENT_Z * error):
+            steady, pending = position, 0
+            total += means[position] * sizes[position]
+            count += sizes[position]
             continue
-        # A spike: short segments followed (earlier) by one equivalent to the steady state.
-        before = position
-        while before >= 0 and segments[before][1] - segments[before][0] <= SPIKE:
-            before -= 1
-        if (before >= 0 and before < position and equivalent(
-                segments[before], means[before], segments[last], means[last])):
-            steady = before
-            position = before - 1
-            continue
-        break
-    start = segments[steady][0]
+        pending += sizes[position]
+        if pending > excursion:
+            break
+    start = bounds[steady]
     if start == 0:
-        return SteadyState("flat", 0, len(segments))
+        return SteadyState("flat", 0, len(sizes))
     if n - start < STEADY_SHARE * n:
-        return SteadyState("no steady state", 0, len(segments))
-    steady_mean = means[last]
-    previous = means[steady - 1]
-    return SteadyState("warmup" if previous > steady_mean else "slowdown", start,
-                       len(segments))
+        return SteadyState("no steady state", 0, len(sizes))
+    before = float(logged[:start].mean())
+    return SteadyState("warmup" if before > total / count else "slowdown", start, len(sizes))
+
+
+def circular_block_length(series: np.ndarray) -> float:
+    """Politis & White's automatic block length of the circular block bootstrap (Politis &
+    White, Econometric Reviews 2004, with the correction of Patton, Politis & White 2009):
+    b = (2 g² / d)^(1/3) n^(1/3), g = Σ λ(k/m) |k| γ̂ₖ, d = 4/3 (Σ λ(k/m) γ̂ₖ)², λ the
+    flat-top window, m from the first kₙ insignificant autocorrelations.
+
+    As ``arch.bootstrap.optimal_block_length`` computes it, to the last digit
+    (tests/stats/test_steady.py), written out here: importing arch takes a second and
+    statsmodels with it, for twenty lines of arithmetic."""
+    x = np.asarray(series, dtype=float)
+    n = len(x)
+    eps = x - x.mean()
+    b_max = math.ceil(min(3 * math.sqrt(n), n / 3))
+    kn = max(5, int(math.log10(n)))
+    m_max = math.ceil(math.sqrt(n)) + kn
+    bound = 2 * math.sqrt(math.log10(n) / n)
+    acv = np.zeros(m_max + 1)
+    abs_acorr = np.zeros(m_max + 1)
+    chosen: int | None = None
+    for i in range(m_max + 1):
+        v1 = eps[i + 1:] @ eps[i + 1:]
+        v2 = eps[:-(i + 1)] @ eps[:-(i + 1)]
+        cross = eps[i:] @ eps[:n - i]
+        acv[i] = cross / n
+        abs_acorr[i] = abs(cross) / math.sqrt(v1 * v2) if v1 * v2 > 0 else 0.0
+        if i >= kn and chosen is None and np.all(abs_acorr[i - kn:i] < bound):
+            chosen = i - kn
+    m = min(2 * max(chosen, 1) if chosen is not None else m_max, m_max)
+    g = 0.0
+    long_run = acv[0]
+    for k in range(1, m + 1):
+        weight = 1 if k / m <= 1 / 2 else 2 * (1 - k / m)
+        g += 2 * weight * k * acv[k]
+        long_run += 2 * weight * acv[k]
+    if long_run == 0:
+        return 1.0
+    return min(((2 * g * g) / (4 / 3 * long_run * long_run)) ** (1 / 3) * n ** (1 / 3), b_max)
 
 
 def batch_length(series: np.ndarray) -> int:
-    """Politis & White's automatic block length of the circular block bootstrap, rounded up:
-    the length over which the series' values stay dependent."""
-    from arch.bootstrap import optimal_block_length
-
-    return max(1, math.ceil(float(optimal_block_length(series)["circular"].iloc[0])))
+    """:func:`circular_block_length` rounded up: the length over which the series' values
+    stay dependent."""
+    return max(1, math.ceil(circular_block_length(series)))
 
 
 def batch_means(series: np.ndarray) -> tuple[list[np.ndarray], int]:
@@ -270,30 +387,45 @@ def batch_means(series: np.ndarray) -> tuple[list[np.ndarray], int]:
     return np.array_split(series, len(series) // length), length
 
 
-def mann_kendall(series: np.ndarray) -> OrderTest:
-    """Mann–Kendall's test of a monotone trend across the positions of ``series``: Kendall's
+def mann_kendall_rows(rows: np.ndarray) -> list[OrderTest]:
+    """Mann–Kendall's test of a monotone trend across the positions of each row: Kendall's
     τ-b between position and value, two-sided, by the normal approximation of S = Σᵢ<ⱼ
     sign(xⱼ − xᵢ) with the tie correction of its variance and no continuity correction
     (Kendall, *Rank correlation methods*, 1975; R's ``cor.test(method = "kendall",
-    exact = FALSE, continuity = FALSE)``)."""
-    n = len(series)
-    if n > 2_000:  # (the pairs below would take n² memory)
+    exact = FALSE, continuity = FALSE)``: tests/stats/test_steady_against_r.py)."""
+    m, n = rows.shape
+    if n > MAX_PAIRWISE:  # (the pairs below would take n² memory): O(n log n) in scipy
         from scipy import stats
 
-        result = stats.kendalltau(np.arange(n), series, method="asymptotic")
-        return OrderTest("mann-kendall", float(result.statistic), float(result.pvalue))
-    differences = np.sign(series[None, :] - series[:, None])
-    s = float(np.triu(differences, 1).sum())
-    _, ties = np.unique(series, return_counts=True)
-    ties = ties[ties > 1].astype(float)
-    variance = (n * (n - 1) * (2 * n + 5) - float((ties * (ties - 1) * (2 * ties + 5)).sum())
-                ) / 18
+        return [OrderTest("mann-kendall", float(result.statistic), float(result.pvalue))
+                for result in (stats.kendalltau(np.arange(n), row, method="asymptotic")
+                               for row in rows)]
+    first, second = np.triu_indices(n, 1)
+    differences = rows[:, second] - rows[:, first]  # x_j − x_i for every i < j
+    s = np.sign(differences).sum(axis=1)
+    tied = np.count_nonzero(differences == 0, axis=1)
     pairs = n * (n - 1) / 2
-    tied_pairs = float((ties * (ties - 1)).sum()) / 2
-    if variance <= 0 or pairs == tied_pairs:
-        return OrderTest("mann-kendall", 0.0, 1.0)
-    tau = s / math.sqrt(pairs * (pairs - tied_pairs))
-    return OrderTest("mann-kendall", tau, math.erfc(abs(s) / math.sqrt(2 * variance)))
+    base = n * (n - 1) * (2 * n + 5)
+    found = []
+    for k in range(m):
+        correction = 0.0
+        if tied[k]:
+            _, counts = np.unique(rows[k], return_counts=True)
+            counts = counts[counts > 1].astype(float)
+            correction = float((counts * (counts - 1) * (2 * counts + 5)).sum())
+        variance = (base - correction) / 18
+        if variance <= 0 or tied[k] == pairs:
+            found.append(OrderTest("mann-kendall", 0.0, 1.0))
+            continue
+        tau = float(s[k]) / math.sqrt(pairs * (pairs - float(tied[k])))
+        found.append(OrderTest("mann-kendall", tau,
+                               math.erfc(abs(float(s[k])) / math.sqrt(2 * variance))))
+    return found
+
+
+def mann_kendall(series: np.ndarray) -> OrderTest:
+    """:func:`mann_kendall_rows` of one series."""
+    return mann_kendall_rows(np.asarray(series, dtype=float)[None, :])[0]
 
 
 def position_effect(groups: list[np.ndarray]) -> OrderTest | None:
@@ -312,7 +444,7 @@ def position_effect(groups: list[np.ndarray]) -> OrderTest | None:
     return OrderTest("friedman", float(result.statistic), float(result.pvalue))
 
 
-def _dropped_by(warmup: str, series: np.ndarray, found: SteadyState) -> int:
+def _dropped_by(warmup: str, found: SteadyState) -> int:
     if warmup == "none":
         return 0
     if warmup == "auto":
@@ -322,59 +454,102 @@ def _dropped_by(warmup: str, series: np.ndarray, found: SteadyState) -> int:
 
 def check_side(sample: Hierarchy, warmup: str = "auto", dependence: str = "batch"
                ) -> tuple[Hierarchy, SideValidity]:
-    """Check one side's series and give the sample to analyse: its warm-ups dropped as
+    """:func:`check_sides` of one sample; raises :class:`WarmupError` where that gives
+    one."""
+    found = check_sides([sample], warmup, dependence)[0]
+    if isinstance(found, WarmupError):
+        raise found
+    return found
+
+
+def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
+                dependence: str = "batch") -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
+    """Check each sample's series and give the sample to analyse: its warm-ups dropped as
     ``warmup`` asks (``auto``: each invocation's detected warm-up, ``none``, or a number of
     values), and for a one-level sample of dependent values, its batches (``dependence``
-    ``batch``; ``ignore``: the values as they are). Raises
-    :class:`WarmupError` when ``warmup`` leaves an invocation without values."""
-    batch = dependence == "batch"
-    groups = list(_series(sample.root))
-    found = [steady_state(group) for group in groups]
-    drops = [_dropped_by(warmup, group, state) for group, state in zip(groups, found,
-                                                                       strict=True)]
-    for number, (group, drop) in enumerate(zip(groups, drops, strict=True), start=1):
-        if drop >= len(group):
+    ``batch``; ``ignore``: the values as they are); or the :class:`WarmupError` when
+    ``warmup`` leaves one of its invocations without values. The series of all the samples
+    are checked together, those of equal length as one matrix."""
+    groups_of = [list(_series(sample.root)) for sample in samples]
+    every = [group for groups in groups_of for group in groups]
+    states = iter(steady_states(every))
+    found_of = [[next(states) for _ in groups] for groups in groups_of]
+    kept_of: list[list[np.ndarray] | None] = []
+    drops_of: list[list[int]] = []
+    for groups, found in zip(groups_of, found_of, strict=True):
+        drops = [_dropped_by(warmup, state) for state in found]
+        drops_of.append(drops)
+        if any(drop >= len(group) for group, drop in zip(groups, drops, strict=True)):
+            kept_of.append(None)
+        else:
+            kept_of.append([group[drop:] if drop else group
+                            for group, drop in zip(groups, drops, strict=True)])
+    long_enough = [group for kept in kept_of if kept for group in kept
+                   if len(group) >= MIN_DEPENDENCE]
+    lag1_of = dict(zip(map(id, long_enough), _by_length(long_enough, lag1_rows), strict=True))
+    prepared: list = []
+    for sample, groups, drops, kept in zip(samples, groups_of, drops_of, kept_of, strict=True):
+        if kept is None:
+            number, group = next((n, g) for n, (g, d) in enumerate(zip(
+                groups, drops, strict=True), start=1) if d >= len(g))
             where = f" of invocation {number}" if len(groups) > 1 else ""
-            raise WarmupError(f"--warmup {warmup} leaves none of the {len(group)} values"
-                              f"{where}")
-    kept = [group[drop:] if drop else group for group, drop in zip(groups, drops, strict=True)]
-    dropped = sum(drops)
-    analysed = sample if not dropped else Hierarchy(_rebuilt(sample.root, iter(kept)),
-                                                    sample.level_names)
-    dependence = None
-    order = None
-    long_enough = [group for group in kept if len(group) >= MIN_DEPENDENCE]
-    if long_enough:
-        r1s = [lag1(group) for group in long_enough]
-        dependence = Dependence(
-            float(np.mean(r1s)),
-            float(sum(effective_size(len(g), r) for g, r in zip(long_enough, r1s, strict=True))))
-    if isinstance(analysed.root, np.ndarray):  # one level: the values are the units
-        values = analysed.root
-        if (dependence is not None and batch
-                and dependence.lag1 > DEPENDENT_Z / math.sqrt(len(values))):
+            prepared.append(WarmupError(f"--warmup {warmup} leaves none of the {len(group)} "
+                                        f"values{where}"))
+        else:
+            prepared.append(_prepared(sample, drops, kept, lag1_of, dependence))
+    # Mann–Kendall's test of the one-level samples' units, all together.
+    trended = [position for position, ready in enumerate(prepared)
+               if not isinstance(ready, WarmupError) and ready[2] is _PENDING]
+    trends = dict(zip(trended, _by_length([prepared[p][0].top_level_means for p in trended],
+                                          mann_kendall_rows), strict=True))
+    results: list = []
+    for position, (ready, groups, found, drops, kept) in enumerate(zip(
+            prepared, groups_of, found_of, drops_of, kept_of, strict=True)):
+        if isinstance(ready, WarmupError):
+            results.append(ready)
+            continue
+        analysed, dependence_found, order = ready
+        classes = tuple(state.classification for state in found)
+        judged = [c for c in classes if c != "too short"]
+        consistent = len(set(judged)) == 1 if len(judged) > 1 else None
+        classification = ("too short" if not judged else "inconsistent"
+                          if consistent is False else judged[0])
+        results.append((analysed, SideValidity(
+            classification=classification, consistent=consistent, classes=classes,
+            starts=tuple(state.start for state in found), dropped=sum(drops),
+            drops=tuple(drops), warmup=warmup, dependence_rule=dependence,
+            dependence=dependence_found, order=trends.get(position, order),
+            values=sum(len(group) for group in kept), series=tuple(groups))))
+    return results
+
+
+_PENDING = OrderTest("pending", math.nan, math.nan)  # a Mann–Kendall test to compute
+
+
+def _prepared(sample: Hierarchy, drops: list[int], kept: list[np.ndarray],
+              lag1_of: dict[int, float], dependence: str
+              ) -> tuple[Hierarchy, Dependence | None, OrderTest | None]:
+    """The sample to analyse (warm-ups left out, dependent one-level values batched), its
+    dependence, and its order test (``_PENDING``: Mann–Kendall's, computed for all the
+    samples at once)."""
+    analysed = sample if not any(drops) else Hierarchy(_rebuilt(sample.root, iter(kept)),
+                                                       sample.level_names)
+    measured = [(len(group), lag1_of[id(group)]) for group in kept
+                if len(group) >= MIN_DEPENDENCE]
+    found = None
+    if measured:
+        found = Dependence(sum(r1 for _, r1 in measured) / len(measured),
+                           sum(effective_size(n, r1) for n, r1 in measured))
+    if not isinstance(analysed.root, np.ndarray):
+        return analysed, found, position_effect(kept)
+    values = analysed.root  # one level: the values are the units
+    if found is not None and found.lag1 > DEPENDENT_Z / math.sqrt(len(values)):
+        found = Dependence(found.lag1, found.effective_n, dependent=True)
+        if dependence == "batch":
             batches, length = batch_means(values)
             if length > 1:
-                dependence = Dependence(dependence.lag1, dependence.effective_n, length)
+                found = Dependence(found.lag1, found.effective_n, length, dependent=True)
                 analysed = Hierarchy(batches, ("batch", *analysed.level_names))
-        if len(values) >= MIN_DEPENDENCE:
-            units = analysed.top_level_means
-            order = mann_kendall(units) if len(units) >= MIN_DEPENDENCE else None
-    else:
-        order = position_effect(kept)
-    classes = tuple(state.classification for state in found)
-    judged = [c for c in classes if c != "too short"]
-    consistent = len(set(judged)) == 1 if len(judged) > 1 else None
-    if not judged:
-        classification = "too short"
-    elif consistent is False:
-        classification = "inconsistent"
-    else:
-        classification = judged[0]
-    return analysed, SideValidity(
-        classification=classification, consistent=consistent, classes=classes,
-        starts=tuple(state.start for state in found), dropped=dropped,
-        drops=tuple(drops), warmup=warmup,
-        dependence_rule="batch" if batch else "ignore",
-        dependence=dependence, order=order, values=sum(len(group) for group in kept),
-        series=tuple(groups))
+    units = analysed.top_level_means.size
+    return analysed, found, _PENDING if len(values) >= MIN_DEPENDENCE and units >= \
+        MIN_DEPENDENCE else None

@@ -231,7 +231,7 @@ def test_the_caption_line_gives_class_values_left_out_lag1_and_batch():
                     "0.91, analysed as means of batches of 10; optimized: inconsistent (1 "
                     "flat, 1 slowdown), nothing left out, lag-1 autocorrelation −0.05")
     assert html.quality_kinds(initial) == ["warmup-dropped", "dependent-values"]
-    assert html.quality_kinds(optimized) == ["slowdown", "inconsistent-invocations"]
+    assert html.quality_kinds(optimized) == ["series-slowdown", "inconsistent-invocations"]
     assert html.quality_kinds(_side([np.full(100, 1.0)])) == []
 
 
