@@ -16,9 +16,16 @@ from pathlib import Path
 import numpy as np
 
 from speeduptest import __version__
-from speeduptest.analysis.validity import check_pairs, run_notice
+from speeduptest.analysis.validity import (
+    check_pairs,
+    power_of_thousand,
+    run_notice,
+    run_units_notice,
+    units_notice,
+)
 from speeduptest.floats import complement, special_values_expected
 from speeduptest.inputs.config import (
+    UNITS,
     BenchmarkSpec,
     config_input,
     lines_ahead,
@@ -129,6 +136,13 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
+def _in_unit(sample: Sample, unit: str) -> Sample:
+    """A plain sample in the config's ``unit``, in seconds (a tool's file states its own)."""
+    if sample.unit is not None or sample.data is None:
+        return sample
+    return dataclasses.replace(sample, data=sample.data.times(UNITS[unit]), unit="s")
+
+
 def _unit_errors(spec: BenchmarkSpec, initial: Sample, optimized: Sample,
                  config: str) -> list[InputError]:
     """Times in seconds cannot be compared with numbers of an unknown unit."""
@@ -214,6 +228,8 @@ def _read_benchmark(
         read[role] = select(sources[key], selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
+    if not errors and spec.unit is not None:
+        initial, optimized = (_in_unit(sample, spec.unit) for sample in (initial, optimized))
     if not errors:
         errors = _unit_errors(spec, initial, optimized, config)
     result = BenchmarkResult(
@@ -787,6 +803,11 @@ def _analyse_benchmarks(
         benchmarks[position] = benchmarks[position].analysed(
             result.analysis, result.effect, result.slowdown, changes[position],
             designs[position])
+    mixed_units = [b for b in benchmarks if b.status == "ok" and b.unit is None
+                   and power_of_thousand(b.analysis.speedup.mean)]
+    for benchmark in mixed_units:
+        # (still being built: set in place)
+        benchmark.input_notices += (units_notice(benchmark.analysis.speedup.mean),)
     analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
     aggregate = bootstrap_aggregate
     if aggregate is None and analysed:
@@ -800,8 +821,8 @@ def _analyse_benchmarks(
         settings.threshold)[0])
     overall = dataclasses.replace(overall, calls=calls, call=overall_call)
     measured = tuple(notice for notice in (run_notice(
-        [b.validity for b in benchmarks if b.validity is not None and b.status == "ok"]),)
-        if notice is not None)
+        [b.validity for b in benchmarks if b.validity is not None and b.status == "ok"]),
+        run_units_notice([b.name for b in mixed_units])) if notice is not None)
     input_files = list(extra_files)
     input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
     return Results(

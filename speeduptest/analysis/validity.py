@@ -8,6 +8,7 @@ that follows from it. The run's summary of them is one notice (:func:`run_notice
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -174,3 +175,41 @@ def run_notice(validities: Sequence[tuple[SideValidity, SideValidity]]) -> Notic
                   f"Measurements of {counted(len(sides), 'side')}: " + "; ".join(parts) + ".",
                   "See each benchmark's warnings and run-sequence plot; --warmup none keeps "
                   "every value.")
+
+
+#: A speedup within this factor of 10³ᵏ (k = ±1, ±2, ±3) between plain samples looks like
+#: a change of unit (seconds against milliseconds), not of speed.
+UNIT_TOLERANCE = 0.05
+
+
+def power_of_thousand(speedup: float) -> int | None:
+    """The k ≠ 0 (−3 … 3) for which ``speedup`` is within UNIT_TOLERANCE of 1000ᵏ, if any."""
+    if not speedup > 0 or not math.isfinite(speedup):
+        return None
+    k = round(math.log10(speedup) / 3)
+    if k == 0 or abs(k) > 3:
+        return None
+    return k if abs(speedup / 10.0 ** (3 * k) - 1) <= UNIT_TOLERANCE else None
+
+
+def units_notice(speedup: float) -> Notice:
+    return Notice(
+        "different-units",
+        f"Different units? The speedup of the means is {speedup:.4g}×, within "
+        f"{UNIT_TOLERANCE:.0%} of 10^{3 * power_of_thousand(speedup)}, between plain samples "
+        "whose unit is not stated.",
+        "Check that both samples are in the same unit, or state it: a unit column in the "
+        "config (s, ms, us, ns), or the tools' own result files.")
+
+
+def run_units_notice(names: Sequence[str]) -> Notice | None:
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (f", … ({len(names) - 5} more)" if len(names) > 5 else "")
+    return Notice(
+        "different-units",
+        f"Different units? {counted(len(names), 'benchmark')} of plain samples "
+        f"{'has' if len(names) == 1 else 'have'} a speedup within {UNIT_TOLERANCE:.0%} of a "
+        f"power of 1000 ({shown}).",
+        "Check that both sides are in the same unit, or state it with a unit column in the "
+        "config.")

@@ -56,7 +56,9 @@ from speeduptest.runtime.prefetch import (
 from speeduptest.stats.change import SMALLEST_RISK
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
-OPTIONAL_COLUMNS = ("weight", "confidence")
+OPTIONAL_COLUMNS = ("weight", "confidence", "unit")
+#: The time units a config's ``unit`` column may give plain samples, in seconds.
+UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ns": 1e-9}
 
 
 class ConfigError(Exception):
@@ -82,6 +84,8 @@ class BenchmarkSpec:
     # What identifies each file (device, inode) when the config found it; None: not looked up.
     initial_key: tuple[int, int] | None = None
     optimized_key: tuple[int, int] | None = None
+    # The unit of plain samples (a ``unit`` column): their values are converted to seconds.
+    unit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,16 @@ def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | N
         return None, (f"confidence {quote(cell)} is too close to 1: at most "
                       f"{1 - SMALLEST_RISK:.10f}")
     return complement(confidence), None  # 1 − confidence, without binary noise
+
+
+def _parse_unit(cell: str) -> tuple[str | None, str | None]:
+    unit = cell.strip()
+    if not unit:
+        return None, None
+    if unit.lower() in UNITS:
+        return unit.lower(), None
+    return None, (f"unit {quote(unit)} is none of {', '.join(u for u in UNITS if u != 'μs')} "
+                  "(the unit of the plain samples of this row)")
 
 
 def _path_status(found: Found) -> tuple[str | None, tuple[int, int] | None]:
@@ -457,7 +471,8 @@ def read_config(path: Path, default_alpha: float,
                     errors.append(f"the {role} sample file is not given")
         weight, weight_error = _parse_weight(record.get("weight", ""))
         alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
-        errors += [e for e in (weight_error, alpha_error) if e]
+        unit, unit_error = _parse_unit(record.get("unit", ""))
+        errors += [e for e in (weight_error, alpha_error, unit_error) if e]
         benchmarks.append(BenchmarkSpec(
             name=name,
             line=line,
@@ -472,5 +487,6 @@ def read_config(path: Path, default_alpha: float,
             optimized_selection=paths["optimized"][2],
             initial_key=paths["initial"][3],
             optimized_key=paths["optimized"][3],
+            unit=unit,
         ))
     return Config(path, tuple(benchmarks), tuple(notices))

@@ -104,7 +104,10 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
     ``formats`` are the ones asked for, to point at the right file for errors."""
     overall = results.overall
     analysed, failed = len(results.analysed), len(results.failed)
-    lines = [answer_sentence(results), ""]
+    # A warning that puts the answer itself in doubt comes right under it.
+    first = [notice for notice in results.input_notices if notice.code in PROMINENT]
+    lines = [answer_sentence(results),
+             *(f"Warning: {elide_message(notice.message)}" for notice in first), ""]
     if results.benchmarks:
         lines += _benchmark_lines(results)
         note = _interval_note(results)
@@ -135,8 +138,13 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
                  else "see results.json" if "json" in formats else "see the list above")
         lines.append(f"{plural(failed, 'benchmark')} could not be analysed; {where}.")
     for notice in results.input_notices:
-        lines.append(f"Warning: {elide_message(notice.message)}")
+        if notice not in first:
+            lines.append(f"Warning: {elide_message(notice.message)}")
     return "\n".join(lines) + "\n"
+
+
+#: Run warnings shown right under the answer.
+PROMINENT = ("different-units",)
 
 
 def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:

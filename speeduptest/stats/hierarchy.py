@@ -141,6 +141,16 @@ class Hierarchy:
             return self.root.size
         return self.values().size
 
+    def times(self, factor: float) -> Hierarchy:
+        """Every measurement multiplied by ``factor`` (a change of unit)."""
+
+        def scale(node):
+            if isinstance(node, np.ndarray):
+                return node * factor
+            return [scale(child) for child in node]
+
+        return Hierarchy(scale(self.root), self.level_names)
+
     def scaled(self, exponent: int) -> Hierarchy:
         """Every measurement multiplied by 2**exponent (exact, short of under/overflow)."""
 
