@@ -329,6 +329,11 @@ def build_plan_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=_positive, default=None,
                         help="time available, in the unit of the costs: prints how many "
                              "top-level units it buys")
+    parser.add_argument("--warmup", type=_warmup, default=Settings().warmup,
+                        metavar="auto|none|N",
+                        help="what to leave out of each invocation before planning, as the "
+                             "analysis does: its detected warm-up (auto), nothing, or its "
+                             f"first N values (default {Settings().warmup})")
     return parser
 
 
@@ -342,6 +347,7 @@ def _plan(args: argparse.Namespace) -> int:
     from speeduptest.render.terminal import render_plan
     from speeduptest.stats.hierarchy import variance_components
     from speeduptest.stats.planning import plan_experiment
+    from speeduptest.stats.steady import WarmupError, check_side, measurement_advice
 
     file, name = split_reference(args.sample, Path())
     # (plan never resamples: a design too unbalanced to bootstrap is still planned)
@@ -352,7 +358,12 @@ def _plan(args: argparse.Namespace) -> int:
         for problem in problems:
             _to_stderr(f"speeduptest plan: error: {problem}")
         return EXIT_NOTHING_ANALYSED
-    components = variance_components(sample.data)
+    try:  # the values the analysis would take: warm-ups left out
+        data, validity = check_side(sample.data, args.warmup, "ignore")
+    except WarmupError as error:
+        _to_stderr(f"speeduptest plan: error: {args.sample}: {error}")
+        return EXIT_NOTHING_ANALYSED
+    components = variance_components(data)
     costs = dict(args.cost)
     missing = [name for name in components.level_names if name not in costs]
     unknown = [name for name in costs if name not in components.level_names]
@@ -363,7 +374,8 @@ def _plan(args: argparse.Namespace) -> int:
         return EXIT_NOTHING_ANALYSED
     plan = plan_experiment(components, [costs[name] for name in components.level_names],
                            args.budget)
-    _print(render_plan(plan, str(args.sample), sample.data.describe()), end="")
+    _print(render_plan(plan, str(args.sample), sample.data.describe(),
+                       measurement_advice(validity)), end="")
     return EXIT_OK
 
 

@@ -170,6 +170,7 @@ class _Gathered:
 
     summaries: tuple
     values: tuple
+    validity: tuple
     shapiro: tuple
     unit: str | None
     errors: tuple
@@ -191,6 +192,7 @@ def _gather(versions: Sequence[str], baseline: int,
     ok = {v: r for v, r in compared.items() if r.status == "ok"}
     summaries: list = [None] * len(versions)
     values: list = [None] * len(versions)
+    validity: list = [None] * len(versions)
     shapiro: list = [None] * len(versions)
     unit = None
     if ok:
@@ -198,14 +200,17 @@ def _gather(versions: Sequence[str], baseline: int,
         summaries[baseline], values[baseline] = (first.analysis.initial,
                                                  first.analysis.initial_values)
         shapiro[baseline] = first.analysis.tests.shapiro_initial
+        validity[baseline] = first.validity[0] if first.validity else None
         unit = first.unit
     for version, result in ok.items():
         summaries[version], values[version] = (result.analysis.optimized,
                                                result.analysis.optimized_values)
         shapiro[version] = result.analysis.tests.shapiro_optimized
+        validity[version] = result.validity[1] if result.validity else None
     errors = tuple(dict.fromkeys(_named_error(e, versions[baseline], versions[v])
                                  for v, r in compared.items() for e in r.errors))
-    return _Gathered(tuple(summaries), tuple(values), tuple(shapiro), unit, errors)
+    return _Gathered(tuple(summaries), tuple(values), tuple(validity), tuple(shapiro), unit,
+                     errors)
 
 
 def _omnibus(task: tuple[tuple[str, ...], tuple, tuple, float, int]
@@ -252,6 +257,7 @@ def _benchmark(row: VersionsRow, versions: Sequence[str], gathered: _Gathered,
     return VersionsBenchmark(
         name=row.name, weight=row.weight, alpha=row.alpha, config_line=row.line,
         versions=tuple(versions), summaries=gathered.summaries, choice=choice,
+        validity=gathered.validity,
         unit=gathered.unit, errors=gathered.errors, notices=tuple(notices),
         values=gathered.values)
 

@@ -47,7 +47,13 @@ from speeduptest.stats.stattests import (  # noqa: F401
     TTestResult,
     WilcoxonResult,
 )
-from speeduptest.stats.steady import Dependence, OrderTest, SideValidity  # noqa: F401
+from speeduptest.stats.steady import (  # noqa: F401
+    MIN_SERIES,
+    ORDER_ALPHA,
+    Dependence,
+    OrderTest,
+    SideValidity,
+)
 
 
 @dataclass(slots=True)

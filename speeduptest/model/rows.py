@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (types only: the model imports this module when it makes a DataFrame)
     from speeduptest.model.results import BenchmarkResult, Results
+    from speeduptest.stats.steady import SideValidity
 
 CSV_COLUMNS = (
     "benchmark", "status", "weight", "alpha", "n_initial", "n_optimized", "unit",
@@ -26,6 +27,10 @@ CSV_COLUMNS = (
     # The protocol run in reverse: "significant" means significantly slower.
     "slowdown_mean_verdict", "slowdown_median_verdict",
     "probability_faster",
+    # The measurement checks of each side (see results.json's steady_state, dependence, order).
+    *(f"{role}_{field}" for role in ("initial", "optimized")
+      for field in ("steady_state", "dropped", "values_analysed", "lag1", "effective_n",
+                    "batch", "order_test", "order_p_value")),
 )
 
 
@@ -44,6 +49,17 @@ def _interval(benchmark: BenchmarkResult) -> tuple[float | None, float | None, s
         return None, None, None
     headline = benchmark.effect.headline
     return headline.low, headline.high, headline.method if headline.bounded else None
+
+
+def _validity(role: str, side: SideValidity) -> dict[str, object]:
+    dependence, order = side.dependence, side.order
+    return {f"{role}_steady_state": side.classification, f"{role}_dropped": side.dropped,
+            f"{role}_values_analysed": side.values,
+            f"{role}_lag1": finite(dependence.lag1) if dependence else None,
+            f"{role}_effective_n": finite(dependence.effective_n) if dependence else None,
+            f"{role}_batch": dependence.batch if dependence else None,
+            f"{role}_order_test": order.test if order else None,
+            f"{role}_order_p_value": finite(order.p_value) if order else None}
 
 
 def benchmark_rows(results: Results) -> list[dict[str, object]]:
@@ -86,6 +102,9 @@ def benchmark_rows(results: Results) -> list[dict[str, object]]:
         if benchmark.slowdown is not None:
             row.update(slowdown_mean_verdict=benchmark.slowdown.mean.verdict,
                        slowdown_median_verdict=benchmark.slowdown.median.verdict)
+        if benchmark.validity is not None:
+            for role, side in zip(("initial", "optimized"), benchmark.validity, strict=True):
+                row.update(_validity(role, side))
         if call is not None:
             row.update(call=call.call, call_low=finite(call.low), call_high=finite(call.high),
                        call_confidence=call.confidence, call_method=call.method,

@@ -35,6 +35,7 @@ from speeduptest.model.results import (
 )
 from speeduptest.notices import Notice
 from speeduptest.stats.change import Call
+from speeduptest.stats.steady import SideValidity
 
 if TYPE_CHECKING:  # (importing versions loads scipy.stats: not for two versions)
     from speeduptest.stats.omnibus import OmnibusChoice
@@ -91,6 +92,8 @@ class VersionsBenchmark:
     errors: tuple[InputError, ...] = ()  # of any version (the comparisons have them too)
     notices: tuple[Notice, ...] = ()
     values: tuple[np.ndarray | None, ...] = field(default=(), repr=False, compare=False)
+    # Per version: its measurement checks (None: not analysed).
+    validity: tuple[SideValidity | None, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def status(self) -> str:

@@ -19,6 +19,8 @@ import jinja2
 from markupsafe import Markup, escape
 
 from speeduptest.model.results import (
+    MIN_SERIES,
+    ORDER_ALPHA,
     BenchmarkResult,
     Change,
     Results,
@@ -48,7 +50,6 @@ from speeduptest.render.formatting import (
     speedup,
     threshold,
 )
-from speeduptest.stats.steady import MIN_SERIES, ORDER_ALPHA
 
 REPORTS = ("global", "benchmarks", "warnings", "errors")
 TITLES = {"global": "Global report", "benchmarks": "Per-benchmark report",

@@ -24,6 +24,7 @@ from speeduptest.render.formatting import level as percent_level
 
 if TYPE_CHECKING:
     from speeduptest.stats.planning import ExperimentPlan
+    from speeduptest.stats.steady import MeasurementAdvice
 
 VERDICT_MARK = {"significant": "faster", "not_significant": "not significant",
                 "inconclusive": "inconclusive"}
@@ -143,13 +144,32 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _advice_lines(advice: MeasurementAdvice) -> list[str]:
+    invocations = plural(advice.invocations, "invocation")
+    lines = []
+    if advice.warmups:
+        lines.append(f"Warm-up: detected in {advice.warmups} of {invocations}; discard the "
+                     f"first {advice.discard} iterations of each (the latest start found). "
+                     "The plan below is of the values after it.")
+    if advice.effective is not None and advice.lag1 is not None:
+        lines.append(f"Dependence: lag-1 autocorrelation {advice.lag1:.2f}: the "
+                     f"{advice.iterations:.0f} steady iterations of an invocation are worth "
+                     f"about {advice.effective:.0f} independent ones.")
+    return lines
+
+
 #: Run warnings shown right under the answer.
 PROMINENT = ("different-units",)
 
 
-def render_plan(plan: ExperimentPlan, path: str, design: str) -> str:
-    """The variance components and the optimal repetitions, top level first."""
-    lines = [f"Initial experiment {path}: {design}", "",
+def render_plan(plan: ExperimentPlan, path: str, design: str,
+                advice: MeasurementAdvice | None = None) -> str:
+    """The variance components and the optimal repetitions, top level first, after what the
+    measurement checks advise (warm-up to discard, effective iterations)."""
+    lines = [f"Initial experiment {path}: {design}"]
+    if advice is not None:
+        lines += _advice_lines(advice)
+    lines += ["",
              f"  {'level':<14}{'S²':>12}{'T²':>12}{'cost':>10}  repeat"]
     for level in reversed(plan.levels):
         if level.repetitions is None:

@@ -125,9 +125,11 @@ def _benchmark(benchmark: VersionsBenchmark) -> dict[str, Any]:
         "config_line": benchmark.config_line,
         "unit": benchmark.unit,
         "versions": [{"name": name, **({"analysed": False} if summary is None else
-                                       {"analysed": True, **summary_dict(summary)})}
-                     for name, summary in zip(benchmark.versions, benchmark.summaries,
-                                              strict=True)],
+                                       {"analysed": True, **summary_dict(summary, validity)})}
+                     for name, summary, validity in zip(
+                         benchmark.versions, benchmark.summaries,
+                         benchmark.validity or (None,) * len(benchmark.versions),
+                         strict=True)],
         "omnibus": None if choice is None else _omnibus(choice),
         "posthoc": None if choice is None else _posthoc(choice),
         "letters": benchmark.letters,

@@ -553,3 +553,29 @@ def _prepared(sample: Hierarchy, drops: list[int], kept: list[np.ndarray],
     units = analysed.top_level_means.size
     return analysed, found, _PENDING if len(values) >= MIN_DEPENDENCE and units >= \
         MIN_DEPENDENCE else None
+
+
+@dataclass(frozen=True, slots=True)
+class MeasurementAdvice:
+    """What a side's checks mean for planning the next experiment: the first values to
+    leave out of each invocation (the latest detected warm-up start), and the effective
+    iterations per invocation of its steady values (None: too short to say)."""
+
+    invocations: int
+    warmups: int  # invocations with a detected warm-up
+    discard: int
+    iterations: float  # steady values per invocation, on average
+    effective: float | None
+    lag1: float | None
+
+
+def measurement_advice(validity: SideValidity) -> MeasurementAdvice:
+    """:class:`MeasurementAdvice` from one side's checks."""
+    warmups = [start for start, c in zip(validity.starts, validity.classes, strict=True)
+               if c == "warmup"]
+    invocations = len(validity.classes)
+    dependence = validity.dependence
+    return MeasurementAdvice(
+        invocations, len(warmups), max(warmups, default=0), validity.values / invocations,
+        dependence.effective_n / invocations if dependence else None,
+        dependence.lag1 if dependence else None)
