@@ -50,6 +50,12 @@ SeriesClass = Literal["flat", "warmup", "slowdown", "no steady state", "too shor
 #: are and the report says so (benchmarks/warmup_detection.py: below it, too many flat
 #: series get a false warm-up or too few warm-ups are found).
 MIN_SERIES = 30
+#: A step in the part of a series the noise is estimated on is taken out when it exceeds
+#: this many standard deviations of the values around it.
+STEP = 4.0
+#: The least variance of the log times taken as noise (0.1% of the time, squared): below it,
+#: differences are rounding.
+NOISE_FLOOR = 1e-6
 #: Series shorter than this get no autocorrelation (its estimate is mostly noise).
 MIN_DEPENDENCE = 10
 #: PELT's penalty per change point: PENALTY × σ² × log n, σ² the long-run variance of the log
@@ -226,18 +232,51 @@ def effective_size(n: int, r1: float) -> float:
 
 def _noise_rows(logged: np.ndarray) -> np.ndarray:
     """The long-run variance of each row's noise, from its second half (the part most likely
-    steady): its variance times (1 + r)/(1 − r), r its lag-1 autocorrelation. The values
+    steady) without its best single step (a late step, or the end of a warm-up longer than
+    half the series, is not taken for noise): its variance times (1 + r)/(1 − r),
+    r its lag-1 autocorrelation, and at least NOISE_FLOOR (a constant tail, times at a
+    timer's resolution, would give a variance of 0 or 1e-31 by rounding alone). The values
     beyond 6 MADs of its median are brought back to that bound for the variance (a rare spike
     does not hide a warm-up; real times are often multimodal, which a MAD alone would take
     for change points), and beyond 3 MADs for r (spikes would dilute it): see
     benchmarks/warmup_detection.py."""
-    tail = logged[:, logged.shape[1] // 2:]
+    tail = _without_one_step(logged[:, logged.shape[1] // 2:])
     centre = np.median(tail, axis=1, keepdims=True)
     mad = 1.4826 * np.median(np.abs(tail - centre), axis=1, keepdims=True)
     wide = np.where(mad > 0, np.clip(tail, centre - 6 * mad, centre + 6 * mad), tail)
     narrow = np.where(mad > 0, np.clip(tail, centre - 3 * mad, centre + 3 * mad), tail)
     r1 = np.clip(lag1_rows(narrow), 0.0, 0.9)
-    return wide.var(axis=1) * (1 + r1) / (1 - r1)
+    return np.maximum(wide.var(axis=1) * (1 + r1) / (1 - r1), NOISE_FLOOR)
+
+
+def _without_one_step(rows: np.ndarray) -> np.ndarray:
+    """Each row minus its best single step (the split into two parts, each of at least a
+    quarter of the row, with the least squared error; its two means taken out) when that
+    step exceeds STEP times the spread around it, so that a level shift inside the part the
+    noise is estimated on is not taken for noise."""
+    length = rows.shape[1]
+    shortest = max(2, length // 4)
+    if length < 2 * shortest:
+        return rows
+    sums = np.cumsum(rows, axis=1)
+    squares = np.cumsum(rows * rows, axis=1)
+    splits = np.arange(shortest, length - shortest + 1)
+    left_sum, left_squares = sums[:, splits - 1], squares[:, splits - 1]
+    right_sum, right_squares = sums[:, -1:] - left_sum, squares[:, -1:] - left_squares
+    errors = (left_squares - left_sum**2 / splits
+              + right_squares - right_sum**2 / (length - splits))
+    best = splits[np.argmin(errors, axis=1)]
+    positions = np.arange(length)[None, :]
+    before = positions < best[:, None]
+    left_mean = np.take_along_axis(sums, best[:, None] - 1, axis=1) / best[:, None]
+    right_mean = ((sums[:, -1:] - np.take_along_axis(sums, best[:, None] - 1, axis=1))
+                  / (length - best[:, None]))
+    centred = rows - np.where(before, left_mean, right_mean)
+    # Only a step far beyond the noise around it (a wandering series has steps too: they
+    # are its noise).
+    spread = centred.std(axis=1, keepdims=True)
+    clear = np.abs(left_mean - right_mean) > STEP * spread
+    return np.where(clear, centred + rows.mean(axis=1, keepdims=True), rows)
 
 
 def _steady_rows(rows: np.ndarray, penalty: float) -> list[SteadyState]:
@@ -290,8 +329,6 @@ def _segmented(logged: np.ndarray, noise: float, penalty: float) -> SteadyState:
     series when an equivalent segment precedes them. What comes before is the warm-up
     (slower on average) or the slowdown's first phase (faster)."""
     n = len(logged)
-    if not noise > 0:  # constant (a timer's resolution): one segment
-        return _FLAT
     import ruptures
 
     # KernelCPD with the linear kernel is PELT with the squared-error cost, in C (0.3 ms for
@@ -369,7 +406,7 @@ def circular_block_length(series: np.ndarray) -> float:
         long_run += 2 * weight * acv[k]
     if long_run == 0:
         return 1.0
-    return min(((2 * g * g) / (4 / 3 * long_run * long_run)) ** (1 / 3) * n ** (1 / 3), b_max)
+    return min(((2 * g**2) / (4 / 3 * long_run**2)) ** (1 / 3) * n ** (1 / 3), b_max)
 
 
 def batch_length(series: np.ndarray) -> int:
@@ -441,6 +478,8 @@ def position_effect(groups: list[np.ndarray]) -> OrderTest | None:
     if np.ptp(table) == 0:
         return None
     result = stats.friedmanchisquare(*table.T)
+    if not math.isfinite(result.pvalue):  # every invocation constant: no ranks to compare
+        return None
     return OrderTest("friedman", float(result.statistic), float(result.pvalue))
 
 

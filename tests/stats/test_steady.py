@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -113,10 +113,6 @@ def test_late_step_up_is_a_slowdown(seed, at):
     assert abs(found.start - at) <= 3
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "steady.py estimates the noise from the series' second half; a step inside it (here at "
-    "70 of 100, 1.5x, 2% noise) inflates that noise so much that PELT finds no change: the "
-    "series is called flat, not a slowdown. Remove this marker when it is found."))
 def test_step_up_in_last_third_is_a_slowdown():
     x = noisy(0)
     x[70:] *= 1.5
@@ -145,13 +141,6 @@ def test_single_huge_spike_keeps_series_flat(seed, size):
     assert found.classification == "flat" or found.start == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "A constant second half (times at the timer's resolution) makes the noise estimate "
-    "exactly 0 or ~1e-31 depending on the unit (rounding of the log times' variance): the "
-    "series is then 'flat' whatever comes before (a 3x warm-up of 20 values missed), or "
-    "PELT runs with a penalty ~0 (dozens of segments). Here 20 x 6.0 then 80 x 2.0 is flat "
-    "(1 segment) and the same times x4 a warm-up with 50 segments. Remove this marker when "
-    "the unit no longer matters."))
 @pytest.mark.parametrize("exponent", [0, 2])
 def test_constant_tail_does_not_depend_on_unit(exponent):
     x = np.full(100, 2.0)
@@ -161,10 +150,6 @@ def test_constant_tail_does_not_depend_on_unit(exponent):
     assert found.segments <= 3
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "position_effect of invocations each constant (every block tied) gives Friedman's "
-    "statistic and p-value NaN (scipy's 0/0), not None like a constant table. Remove this "
-    "marker when it does not."))
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_friedman_of_constant_invocations():
     found = position_effect([np.ones(3), np.ones(3), np.full(3, 0.5)])
@@ -309,11 +294,6 @@ def test_circular_block_length_equals_arch(n, phi):
     assert abs(circular_block_length(x) - expected) <= 2 * np.spacing(expected)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "circular_block_length computes d as 4/3 * v * v, arch as 4/3 * v**2: the block length "
-    "differs from arch's by one unit in the last place for ~1 series in 10 (here n = 500, "
-    "phi = 0.3: 6.917490156032997 against 6.917490156032996). Remove this marker when it "
-    "is identical."))
 def test_circular_block_length_identical_to_arch_to_the_last_digit():
     x = 5 + ar1(1000 * 500 + 30, 500, 0.3)
     assert circular_block_length(x) == arch_circular(x)
@@ -397,9 +377,6 @@ dependences = st.sampled_from(["batch", "ignore"])
 @SETTINGS
 @given(series(), st.integers(-30, 30).filter(bool))
 def test_scaling_by_a_power_of_two_changes_nothing(x, exponent):
-    # A series whose second half is constant is test_constant_tail_does_not_depend_on_unit's
-    # (a known failure: its class then depends on the unit of the times).
-    assume(len(x) < MIN_SERIES or np.ptp(x[len(x) // 2:]) > 0)
     scaled = np.ldexp(x, exponent)
     before, after = steady_state(x), steady_state(scaled)
     assert (after.classification, after.start) == (before.classification, before.start)
