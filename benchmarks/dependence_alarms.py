@@ -2,7 +2,7 @@
 whole analysis (``speeduptest.analyse_config`` / ``compare_files``, as the command runs it).
 
 Usage: python benchmarks/dependence_alarms.py [--suites 20] [--warmup-suites 10] [--seed 1]
-                                              [--quick] [--part a|b|both]
+                                              [--quick] [--part a|b|both] [--threshold 0.01]
 
 **(a) A/A suites of one autocorrelated series per side.** Each suite has 100 benchmarks; each
 side of a benchmark is one invocation of 300 iterations (a plain sample file, one value per
