@@ -342,11 +342,16 @@ def _segmented(logged: np.ndarray, noise: float, penalty: float) -> SteadyState:
     means = [float(logged[bounds[i]:bounds[i + 1]].mean()) for i in range(len(sizes))]
     sd = math.sqrt(noise)
     excursion = max(SPIKE, EXCURSION * n)
-    last = len(sizes) - 1
+    # The reference is the last segment longer than a spike before an excursion at the end
+    # (which belongs to the steady state).
+    last = position = len(sizes) - 1
     trailing = 0
-    while last > 0 and trailing + sizes[last] <= excursion and sizes[last - 1] > SPIKE:
-        trailing += sizes[last]  # an excursion at the end belongs to the steady state
-        last -= 1
+    while position > 0 and trailing + sizes[position] <= excursion:
+        trailing += sizes[position]
+        position -= 1
+        if sizes[position] > SPIKE:
+            last = position
+            break
     total, count = means[last] * sizes[last], sizes[last]  # the steady level, pooled
     steady = last
     pending = 0  # values of the excursion being crossed

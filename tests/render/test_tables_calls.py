@@ -24,7 +24,10 @@ NUMERIC = ("weight", "alpha", "n_initial", "n_optimized", "speedup_mean", "ci_lo
            "call_low", "call_high", "call_confidence", "threshold", "p_value_no_change",
            "p_value", "p_value_holm", "p_value_bh", "t_test_p_value", "wilcoxon_p_value",
            "ks_p_value", "shapiro_initial_p_value", "shapiro_optimized_p_value",
-           "f_test_p_value", "probability_faster")
+           "f_test_p_value", "probability_faster",
+           *(f"{role}_{field}" for role in ("initial", "optimized")
+             for field in ("dropped", "values_analysed", "lag1", "effective_n", "batch",
+                           "order_p_value")))
 
 
 def suite(project, *rows: tuple[str, float, float], broken: bool = False, n: int = 40,
