@@ -29,6 +29,7 @@ from speeduptest.stats.steady import (
     lag1,
     mann_kendall,
     mann_kendall_rows,
+    optimal_partitions,
     position_effect,
     steady_state,
     steady_states,
@@ -460,3 +461,29 @@ def test_every_value_is_kept_or_dropped_and_drops_are_prefixes(sample, warmup, d
     if not isinstance(sample.root, np.ndarray):  # invocations: never batched
         for analysed_group, kept_group in zip(groups_of(analysed), kept, strict=True):
             np.testing.assert_array_equal(analysed_group, kept_group)
+
+
+# ---------------------------------------------------------------- change points
+
+
+@pytest.mark.parametrize("n", [30, 100, 300])
+def test_optimal_partitions_are_ruptures_pelt(n):
+    """The segmentations are those of ruptures' PELT with the squared-error cost (its kernel
+    change-point detection with the linear kernel), on series with warm-ups and steps."""
+    ruptures = pytest.importorskip("ruptures")
+    rng = np.random.default_rng(n)
+    rows = []
+    for index in range(60):
+        x = rng.normal(0, 0.02, n)
+        length = int(rng.integers(0, n // 2))
+        x[:length] += rng.uniform(0, 1) * np.exp(-np.arange(length) / max(1, length / 4))
+        if index % 3 == 0:
+            x[n // 2:] += 0.05
+        rows.append(x)
+    rows = np.array(rows)
+    penalties = np.full(len(rows), 4 * 0.02**2 * math.log(n))
+    ours = optimal_partitions(rows, penalties)
+    for row, penalty, found in zip(rows, penalties, ours, strict=True):
+        expected = ruptures.KernelCPD(kernel="linear", min_size=2).fit(row[:, None]).predict(
+            pen=penalty)
+        assert found == [int(end) for end in expected]
