@@ -821,7 +821,8 @@ def _analyse_benchmarks(
         settings.threshold)[0])
     overall = dataclasses.replace(overall, calls=calls, call=overall_call)
     measured = tuple(notice for notice in (run_notice(
-        [b.validity for b in benchmarks if b.validity is not None and b.status == "ok"]),
+        [side for b in benchmarks if b.validity is not None and b.status == "ok"
+         for side in b.validity]),
         run_units_notice([b.name for b in mixed_units])) if notice is not None)
     input_files = list(extra_files)
     input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]

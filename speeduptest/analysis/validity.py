@@ -151,10 +151,9 @@ def _classes(classes: Sequence[str]) -> str:
     return ", ".join(f"{count} {name}" for name, count in counts.items())
 
 
-def run_notice(validities: Sequence[tuple[SideValidity, SideValidity]]) -> Notice | None:
-    """The run's one line on its measurements: warm-ups left out, dependent values, series
-    too short to judge."""
-    sides = [side for pair in validities for side in pair]
+def run_notice(sides: Sequence[SideValidity]) -> Notice | None:
+    """The run's one line on its measurements (``sides``: every benchmark's, once each):
+    warm-ups left out, dependent values, series too short to judge."""
     if not sides:
         return None
     dropped = [side for side in sides if side.dropped]

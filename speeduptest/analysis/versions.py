@@ -36,6 +36,7 @@ from speeduptest.analysis.benchmarks import (
     Progress,
     analyse_benchmarks,
 )
+from speeduptest.analysis.validity import run_notice
 from speeduptest.floats import special_values_expected
 from speeduptest.inputs.config import BenchmarkSpec
 from speeduptest.inputs.forms import VersionsRow
@@ -430,6 +431,9 @@ def analyse_versions(
         weights = weights / weights.max()
     standings = _standings(versions, baseline, {v: by_version[v] for v in others}, common,
                            weights, settings)
+    measured = run_notice([side for b in benchmarks for side in b.validity if side is not None])
+    if measured is not None:
+        notices.append(measured)
     analysed_any = sum(b.status != "error" for b in benchmarks)
     if common and len(common) < analysed_any:
         notices.append(Notice(

@@ -479,27 +479,25 @@ def mann_kendall_rows(rows: np.ndarray) -> list[OrderTest]:
         return [OrderTest("mann-kendall", float(result.statistic), float(result.pvalue))
                 for result in (stats.kendalltau(np.arange(n), row, method="asymptotic")
                                for row in rows)]
+    from scipy import special
+
     first, second = np.triu_indices(n, 1)
     differences = rows[:, second] - rows[:, first]  # x_j − x_i for every i < j
     s = np.sign(differences).sum(axis=1)
-    tied = np.count_nonzero(differences == 0, axis=1)
+    tied = np.count_nonzero(differences == 0, axis=1).astype(float)
     pairs = n * (n - 1) / 2
-    base = n * (n - 1) * (2 * n + 5)
-    found = []
-    for k in range(m):
-        correction = 0.0
-        if tied[k]:
-            _, counts = np.unique(rows[k], return_counts=True)
-            counts = counts[counts > 1].astype(float)
-            correction = float((counts * (counts - 1) * (2 * counts + 5)).sum())
-        variance = (base - correction) / 18
-        if variance <= 0 or tied[k] == pairs:
-            found.append(OrderTest("mann-kendall", 0.0, 1.0))
-            continue
-        tau = float(s[k]) / math.sqrt(pairs * (pairs - float(tied[k])))
-        found.append(OrderTest("mann-kendall", tau,
-                               math.erfc(abs(float(s[k])) / math.sqrt(2 * variance))))
-    return found
+    correction = np.zeros(m)
+    for k in np.flatnonzero(tied):  # Σ t(t − 1)(2t + 5) over the groups of ties
+        _, counts = np.unique(rows[k], return_counts=True)
+        counts = counts[counts > 1].astype(float)
+        correction[k] = (counts * (counts - 1) * (2 * counts + 5)).sum()
+    variance = (n * (n - 1) * (2 * n + 5) - correction) / 18
+    usable = (variance > 0) & (tied < pairs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = np.where(usable, s / np.sqrt(pairs * (pairs - tied)), 0.0)
+        p_value = np.where(usable, special.erfc(np.abs(s) / np.sqrt(2 * variance)), 1.0)
+    return [OrderTest("mann-kendall", t, p) for t, p in zip(tau.tolist(), p_value.tolist(),
+                                                            strict=True)]
 
 
 def mann_kendall(series: np.ndarray) -> OrderTest:
