@@ -65,85 +65,84 @@ def _invocations(validity: SideValidity, wanted: str) -> str:
 
 
 def side_notices(role: str, validity: SideValidity) -> list[Notice]:
-    """The warnings of one side's checks, each with its advice."""
-    notices: list[Notice] = []
-    classes = validity.classes
-    if validity.dropped and validity.warmup == "auto":
-        notices.append(Notice(
-            "warmup-dropped",
-            f"{role}: a warm-up was detected in {_invocations(validity, 'warmup')} and left "
-            f"out ({counted(validity.dropped, 'value')}, from position(s) "
-            f"{_starts(validity)}).",
-            "The values analysed are the steady state; measure more iterations per "
-            "invocation, or set --warmup N (or none) to choose what is left out."))
-    elif "warmup" in classes:
+    """The warnings of one side's checks (its :attr:`SideValidity.findings`), each with its
+    advice."""
+    return [_notice(code, role, validity) for code in validity.findings]
+
+
+def _notice(code: str, role: str, validity: SideValidity) -> Notice:
+    classes, dependence, order = validity.classes, validity.dependence, validity.order
+    if code == "warmup-dropped":
+        if validity.warmup == "auto":
+            return Notice(code, (
+                f"{role}: a warm-up was detected in {_invocations(validity, 'warmup')} and "
+                f"left out ({counted(validity.dropped, 'value')}, from position(s) "
+                f"{_positions([drop for drop in validity.drops if drop])})."),
+                "The values analysed are the steady state; measure more iterations per "
+                "invocation, or set --warmup N (or none) to choose what is left out.")
+        return Notice(code, (
+            f"{role}: the first {validity.warmup} values of each invocation were left out "
+            f"(--warmup {validity.warmup}; {counted(validity.dropped, 'value')})."),
+            "Check the run-sequence plot: --warmup auto leaves out each invocation's detected "
+            "warm-up.")
+    if code == "residual-warmup":
         left = ("all of their values were analysed" if validity.warmup == "none" else
-                f"the first {validity.warmup} values of each were left out")
-        notices.append(Notice(
-            "residual-warmup",
-            f"{role}: {_invocations(validity, 'warmup')} warm up: their steady state starts "
-            f"at position(s) {_starts(validity)}, and {left} (--warmup {validity.warmup}).",
+                f"only the first {validity.warmup} values of each were left out")
+        count = len(validity.residual)
+        which = "its series" if len(classes) == 1 else (
+            f"{count} of its {len(classes)} invocations")
+        starts = [validity.starts[i] for i in validity.residual]
+        return Notice(code, (
+            f"{role}: {which} warm up: their steady state starts at position(s) "
+            f"{_positions(starts)}, and {left} (--warmup {validity.warmup})."),
             "Leave the warm-up out (--warmup auto, or a larger --warmup N), or the result "
-            "mixes warm-up and steady state."))
-    if "slowdown" in classes:
-        notices.append(Notice(
-            "series-slowdown",
+            "mixes warm-up and steady state.")
+    if code == "series-slowdown":
+        return Notice(code, (
             f"{role}: {_invocations(validity, 'slowdown')} get slower during the run (a "
-            "slowdown, not a warm-up); all of their values were analysed.",
+            "slowdown, not a warm-up); all of their values were analysed."),
             "Look at the run-sequence plot: a slowdown often comes from the program (a "
-            "growing heap, a cache filling) or the machine (throttling)."))
-    if "no steady state" in classes:
-        notices.append(Notice(
-            "no-steady-state",
+            "growing heap, a cache filling) or the machine (throttling).")
+    if code == "no-steady-state":
+        return Notice(code, (
             f"{role}: {_invocations(validity, 'no steady state')} reach no steady state "
-            "(they still change in their last quarter); all of their values were analysed.",
-            "Run more iterations per invocation until the times settle."))
-    if validity.consistent is False:
-        notices.append(Notice(
-            "inconsistent-invocations",
-            f"{role}: the invocations behave differently ({_classes(classes)}).",
-            "The program's behaviour depends on the invocation: run more invocations and "
-            "compare invocation means (a sample with an invocation column)."))
-    dependence = validity.dependence
-    if dependence is not None and dependence.batch > 1:
-        notices.append(Notice(
-            "dependent-values",
-            f"{role}: successive values are correlated (lag-1 autocorrelation "
-            f"{dependence.lag1:.2f}, about {dependence.effective_n:.0f} independent values of "
-            f"{validity.values}): the analysis ran on means of batches of "
-            f"{dependence.batch} values.",
-            "Measure several invocations: their means are the independent units."))
-    elif dependence is not None and dependence.dependent:
-        notices.append(Notice(
-            "dependent-values-ignored",
-            f"{role}: successive values are correlated (lag-1 autocorrelation "
-            f"{dependence.lag1:.2f}, about {dependence.effective_n:.0f} independent values of "
-            f"{validity.values}), and were analysed as independent (--dependence ignore): "
-            "the intervals and p-values are too narrow.",
-            "Analyse batch means (--dependence batch), or measure several invocations."))
-    order = validity.order
-    if order is not None and order.significant:
-        if order.test == "mann-kendall":
-            notices.append(Notice(
-                "run-order-trend",
-                f"{role}: the values trend across the run order (Mann–Kendall τ = "
-                f"{order.statistic:.2f}, p = {order.p_value:.2g}).",
-                "Something changed during the runs (the machine's temperature, other load): "
-                "interleave the versions' runs (A B A B …) and check the machine."))
-        else:
-            notices.append(Notice(
-                "position-effect",
-                f"{role}: the values depend on their position within each invocation "
-                f"(Friedman χ² = {order.statistic:.3g}, p = {order.p_value:.2g}).",
-                "The protocol runs on the invocations' means, which this does not bias; to "
-                "analyse the steady values only, leave out the first ones (--warmup N)."))
-    return notices
+            "(they still change in their last quarter); all of their values were analysed."),
+            "Run more iterations per invocation until the times settle.")
+    if code == "inconsistent-invocations":
+        return Notice(code, (
+            f"{role}: the invocations behave differently ({_classes(classes)})."),
+            "The program's behaviour depends on the invocation: run more invocations, and "
+            "look at the run-sequence plot for the odd ones.")
+    if code in ("dependent-values", "dependent-values-ignored"):
+        correlated = (f"{role}: successive values are correlated (lag-1 autocorrelation "
+                      f"{dependence.lag1:.2f}, about {dependence.effective_n:.0f} independent "
+                      f"values of {validity.values})")
+        if code == "dependent-values":
+            return Notice(code, (
+                f"{correlated}: the analysis ran on means of batches of "
+                f"{dependence.batch} values."),
+                "Measure several invocations: their means are the independent units.")
+        return Notice(code, (
+            f"{correlated}, and were analysed as independent (--dependence ignore): the "
+            "intervals and p-values are too narrow."),
+            "Analyse batch means (--dependence batch), or measure several invocations.")
+    if code == "run-order-trend":
+        return Notice(code, (
+            f"{role}: the values trend across the run order (Mann–Kendall τ = "
+            f"{order.statistic:.2f}, p = {order.p_value:.2g})."),
+            "Something changed during the runs (the machine's temperature, other load): "
+            "interleave the versions' runs (A B A B …) and check the machine.")
+    return Notice(code, (
+        f"{role}: the values depend on their position within each invocation "
+        f"(Friedman χ² = {order.statistic:.3g}, p = {order.p_value:.2g})."),
+        "The protocol runs on the invocations' means, which this does not bias; to "
+        "analyse the steady values only, leave out the first ones (--warmup N).")
 
 
-def _starts(validity: SideValidity) -> str:
-    starts = [str(start + 1) for start, c in zip(validity.starts, validity.classes,
-                                                 strict=True) if c == "warmup"]
-    return ", ".join(starts[:10]) + (", …" if len(starts) > 10 else "")
+def _positions(positions: Sequence[int]) -> str:
+    """Positions from 0 as the messages count them (from 1), at most ten."""
+    shown = [str(position + 1) for position in positions]
+    return ", ".join(shown[:10]) + (", …" if len(shown) > 10 else "")
 
 
 def _classes(classes: Sequence[str]) -> str:

@@ -379,7 +379,7 @@ def has_sequence(benchmark: BenchmarkResult) -> bool:
     still holds its benchmark."""
     sides = benchmark.validity
     return sides is not None and benchmark.analysis is not None and any(
-        side.judged or quality_kinds(side) for side in sides)
+        side.judged or side.findings for side in sides)
 
 
 def draw_sequences(results: Results, indices: Iterable[int],
@@ -404,30 +404,6 @@ QUALITY_KINDS = {
 }
 #: The most rows of the global report's measurement-quality table (the rest are counted).
 QUALITY_ROWS = 100
-
-
-def quality_kinds(validity: SideValidity) -> list[str]:
-    """What the checks of one side found that the report should say, as the codes of the
-    warnings that say it (an empty list: the side looked steady and independent)."""
-    classes = validity.classes
-    kinds = []
-    if validity.dropped:
-        kinds.append("warmup-dropped")
-    elif "warmup" in classes:
-        kinds.append("residual-warmup")
-    kinds += [code for code, name in (("series-slowdown", "slowdown"),
-                                      ("no-steady-state", "no steady state"))
-              if name in classes]
-    if validity.consistent is False:
-        kinds.append("inconsistent-invocations")
-    if validity.dependence is not None and validity.dependence.batch > 1:
-        kinds.append("dependent-values")
-    elif validity.dependence is not None and validity.dependence.dependent:
-        kinds.append("dependent-values-ignored")
-    if validity.order is not None and validity.order.significant:
-        kinds.append("run-order-trend" if validity.order.test == "mann-kendall"
-                     else "position-effect")
-    return kinds
 
 
 @dataclass(frozen=True)
@@ -486,7 +462,7 @@ def measurement_quality(results: Results) -> MeasurementQuality | None:
         for role, validity in zip(ROLES, benchmark.validity, strict=True):
             sides += 1
             short += not validity.judged
-            kinds = quality_kinds(validity)
+            kinds = validity.findings
             if not kinds:
                 continue
             for code in kinds:

@@ -155,6 +155,37 @@ class SideValidity:
     def judged(self) -> bool:
         return any(c != "too short" for c in self.classes)
 
+    @property
+    def residual(self) -> tuple[int, ...]:
+        """The invocations (from 0) that warm up beyond what was left out of them."""
+        return tuple(i for i, (c, start, drop) in enumerate(zip(
+            self.classes, self.starts, self.drops, strict=True))
+            if c == "warmup" and start > drop)
+
+    @property
+    def findings(self) -> tuple[str, ...]:
+        """What the checks found that a reader must hear, as the codes of the warnings
+        that say it (the report's measurement-quality table reads them too): empty when
+        the side looked steady and independent."""
+        found = []
+        if self.dropped:
+            found.append("warmup-dropped")
+        if self.residual:
+            found.append("residual-warmup")
+        found += [code for code, name in (("series-slowdown", "slowdown"),
+                                          ("no-steady-state", "no steady state"))
+                  if name in self.classes]
+        if self.consistent is False:
+            found.append("inconsistent-invocations")
+        if self.dependence is not None and self.dependence.batch > 1:
+            found.append("dependent-values")
+        elif self.dependence is not None and self.dependence.dependent:
+            found.append("dependent-values-ignored")
+        if self.order is not None and self.order.significant:
+            found.append("run-order-trend" if self.order.test == "mann-kendall"
+                         else "position-effect")
+        return tuple(found)
+
 
 class WarmupError(ValueError):
     """``--warmup N`` leaves an invocation without values."""

@@ -230,9 +230,9 @@ def test_the_caption_line_gives_class_values_left_out_lag1_and_batch():
     assert line == ("initial: warmup, 40 of 100 (40%) values left out, lag-1 autocorrelation "
                     "0.91, analysed as means of batches of 10; optimized: inconsistent (1 "
                     "flat, 1 slowdown), nothing left out, lag-1 autocorrelation −0.05")
-    assert html.quality_kinds(initial) == ["warmup-dropped", "dependent-values"]
-    assert html.quality_kinds(optimized) == ["series-slowdown", "inconsistent-invocations"]
-    assert html.quality_kinds(_side([np.full(100, 1.0)])) == []
+    assert initial.findings == ("warmup-dropped", "dependent-values")
+    assert optimized.findings == ("series-slowdown", "inconsistent-invocations")
+    assert _side([np.full(100, 1.0)]).findings == ()
 
 
 def _config(folder: Path, n: int) -> Path:
