@@ -55,24 +55,12 @@ from speeduptest import analyse_config, compare_files
 from speeduptest.model.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from warmup_detection import SHAPES, warmup_factor
+from warmup_detection import SHAPES, ar1, warmup_factor
 
 PHIS = (0.0, 0.5, 0.8, 0.95)
 BENCHMARKS, ITERATIONS = 100, 300
 RESAMPLES = 200
 CALLED = ("faster", "slower")
-
-
-def ar1(rng: np.random.Generator, n: int, phi: float, sd: float) -> np.ndarray:
-    """An AR(1) series of marginal standard deviation ``sd``, started in its stationary
-    distribution."""
-    z = rng.standard_normal(n)
-    e = np.empty(n)
-    e[0] = sd * z[0]
-    innovation = np.sqrt(1 - phi * phi) * sd
-    for i in range(1, n):
-        e[i] = phi * e[i - 1] + innovation * z[i]
-    return e
 
 
 # --- (a) ------------------------------------------------------------------------------------

@@ -60,6 +60,18 @@ TOLERANCE = 5
 SHAPES = ("linear", "exponential")
 
 
+def ar1(rng: np.random.Generator, n: int, phi: float, sd: float) -> np.ndarray:
+    """An AR(1) series of marginal standard deviation ``sd``, started in its stationary
+    distribution."""
+    z = rng.standard_normal(n)
+    e = np.empty(n)
+    e[0] = sd * z[0]
+    innovation = np.sqrt(1 - phi * phi) * sd
+    for i in range(1, n):
+        e[i] = phi * e[i - 1] + innovation * z[i]
+    return e
+
+
 def warmup_factor(n: int, warmup: int, factor: float, shape: str) -> np.ndarray:
     """w(i) for i = 0 … n − 1 (see the module's docstring)."""
     w = np.ones(n)
@@ -77,13 +89,7 @@ def simulate(rng: np.random.Generator, n: int, warmup: int, noise: float, phi: f
     """One series and the shape of its warm-up."""
     shape = SHAPES[int(rng.integers(2))]
     w = warmup_factor(n, warmup, rng.uniform(3, 10), shape)
-    z = rng.standard_normal(n)
-    e = np.empty(n)
-    e[0] = noise * z[0]
-    innovation = np.sqrt(1 - phi * phi) * noise
-    for i in range(1, n):
-        e[i] = phi * e[i - 1] + innovation * z[i]
-    x = w * np.exp(e)
+    x = w * np.exp(ar1(rng, n, phi, noise))
     if outliers:
         spikes = rng.random(n) < OUTLIER_SHARE
         x[spikes] *= rng.uniform(1.5, 3, int(spikes.sum()))

@@ -45,3 +45,9 @@ def plural(noun: str) -> str:
 def counted(count: int, noun: str) -> str:
     """"1 benchmark", "3 processes"."""
     return f"{count} {noun if count == 1 else plural(noun)}"
+
+
+def first_names(names: list[str] | tuple[str, ...], limit: int) -> str:
+    """Up to ``limit`` names, comma-separated, then how many more there are."""
+    more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more

@@ -24,7 +24,7 @@ from speeduptest.inputs.readers import (
 )
 from speeduptest.inputs.samples import Sample, visible
 from speeduptest.model.results import Results, RunInfo, Settings, Source
-from speeduptest.notices import Notice, counted
+from speeduptest.notices import Notice, counted, first_names
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def _spec(name: str, initial: tuple[Path, Sample], optimized: tuple[Path, Sample
 def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
     if not names:
         return None
-    shown = ", ".join(names[:20]) + (f", … ({len(names) - 20} more)" if len(names) > 20 else "")
+    shown = first_names(names, 20)
     return Notice(
         "unpaired-benchmarks",
         f"{counted(len(names), 'benchmark')} of {here} {'has' if len(names) == 1 else 'have'} "

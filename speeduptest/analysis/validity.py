@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from speeduptest.notices import Notice, counted
+from speeduptest.notices import Notice, counted, first_names
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
 
@@ -203,7 +203,7 @@ def units_notice(speedup: float) -> Notice:
 def run_units_notice(names: Sequence[str]) -> Notice | None:
     if not names:
         return None
-    shown = ", ".join(names[:5]) + (f", … ({len(names) - 5} more)" if len(names) > 5 else "")
+    shown = first_names(list(names), 5)
     return Notice(
         "different-units",
         f"Different units? {counted(len(names), 'benchmark')} of plain samples "
