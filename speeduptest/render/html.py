@@ -373,13 +373,14 @@ def ordinal(number: int) -> str:
 
 
 def has_sequence(benchmark: BenchmarkResult) -> bool:
-    """Whether a benchmark's page shows its run sequence: when the checks could judge some
-    series or found something. Series all too short to judge (fewer than MIN_SERIES values
-    per invocation) with nothing found get a line instead: a page of small samples then
-    still holds its benchmark."""
+    """Whether a benchmark's page shows its run sequence: when the checks found something
+    on a side (a warm-up, a slowdown, dependence, a trend...). Sides that looked steady and
+    independent, or too short to judge, get a line instead: the plot would show nothing
+    more, and a page then still holds its benchmark (with the plot, 52 of 100 benchmarks of
+    31 values each spilled onto a second page)."""
     sides = benchmark.validity
     return sides is not None and benchmark.analysis is not None and any(
-        side.judged or side.findings for side in sides)
+        side.findings for side in sides)
 
 
 def draw_sequences(results: Results, indices: Iterable[int],

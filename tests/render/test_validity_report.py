@@ -101,19 +101,27 @@ def test_a_run_sequence_plot_for_each_benchmark_with_a_warmup_left_out(auto):
         assert "Run sequence:" in section
 
 
-def test_every_analysed_benchmark_of_long_series_has_its_plot(auto):
+def test_every_benchmark_with_findings_has_its_plot_and_the_others_a_line(auto):
     out, data = auto
     sections = _sections((out / "benchmarks.html").read_text(encoding="utf-8"))
+    drawn = 0
     for index, benchmark in enumerate(data["benchmarks"]):
-        if benchmark["status"] == "ok":
-            assert '<img class="sequence"' in sections[f"benchmark-{index + 1}"]
+        if benchmark["status"] != "ok":
+            continue
+        section = sections[f"benchmark-{index + 1}"]
+        found = any(d["code"] in html.QUALITY_KINDS for d in benchmark["warning_details"])
+        assert ('<img class="sequence"' in section) == found, benchmark["name"]
+        assert found or "Run sequence not drawn: every series looked steady" in section
+        drawn += found
+    assert drawn >= 10
 
 
 def test_the_pdf_has_the_plots_and_their_captions(auto):
     out, data = auto
     text = _pdf_text(out / "benchmarks.pdf")
-    analysed = [b for b in data["benchmarks"] if b["status"] == "ok"]
-    assert text.count("Run sequence:") == len(analysed)
+    drawn = [b for b in data["benchmarks"] if b["status"] == "ok" and any(
+        d["code"] in html.QUALITY_KINDS for d in b["warning_details"])]
+    assert text.count("Run sequence:") == len(drawn)
     for _, benchmark, role in _dropped(data):
         side = benchmark[role]["steady_state"]
         total = side["dropped"] + benchmark[role]["values_analysed"]
@@ -259,4 +267,5 @@ def test_one_sentence_when_there_is_nothing_to_say(tmp_path, n, sentence):
     section = _quality((out / "global.html").read_text(encoding="utf-8"))
     assert sentence in section and "<table" not in section
     details = (out / "benchmarks.html").read_text(encoding="utf-8")
-    assert ('<img class="sequence"' in details) == (n >= 30)
+    assert '<img class="sequence"' not in details  # nothing to see: one line instead
+    assert "Run sequence not drawn" in details
