@@ -167,6 +167,7 @@ class _Pair:
     call_confidence: float = 0.95  # the highest level its call interval can get
     call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
     paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
+    tools: tuple[str, str] = ("", "")  # the formats of their files ("sample", "hyperfine"…)
 
 
 def file_key(file: Path | str) -> tuple[int, int] | str:
@@ -242,7 +243,8 @@ def _read_benchmark(
     if errors:
         return result, None
     return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
-                         paths=(initial.path, optimized.path))
+                         paths=(initial.path, optimized.path),
+                         tools=(sources[keys[0]].format, sources[keys[1]].format))
 
 
 def _checked(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
@@ -253,7 +255,7 @@ def _checked(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
     benchmark's error."""
     usable = []
     found = check_pairs([(pair.initial, pair.optimized) for pair in pairs], *checks,
-                        MIN_VALUES)
+                        MIN_VALUES, tools=[pair.tools for pair in pairs])
     for pair, checked in zip(pairs, found, strict=True):
         benchmark = benchmarks[pair.index - 1]
         if isinstance(checked, str):

@@ -8,6 +8,7 @@ that follows from it. The run's summary of them is one notice (:func:`run_notice
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,19 +31,23 @@ class CheckedSides:
 
 
 def check_pairs(pairs: Sequence[tuple[Hierarchy, Hierarchy]], warmup: str, dependence: str,
-                min_values: int) -> list[CheckedSides | str]:
+                min_values: int, tools: Sequence[tuple[str, str]] | None = None
+                ) -> list[CheckedSides | str]:
     """Both sides of each pair (initial, optimized) checked, all of them together
     (:func:`speeduptest.stats.steady.check_sides`), or why a pair cannot be analysed after
-    the check (``--warmup N`` leaves too few values)."""
+    the check (``--warmup N`` leaves too few values). ``tools``: the formats of each pair's
+    files, which some warnings take into account."""
     checked = iter(check_sides([side for pair in pairs for side in pair], warmup, dependence))
     found: list[CheckedSides | str] = []
-    for _ in pairs:
+    for position in range(len(pairs)):
         sides = (next(checked), next(checked))
-        found.append(_both(sides, warmup, min_values))
+        found.append(_both(sides, warmup, min_values,
+                           tools[position] if tools is not None else ("", "")))
     return found
 
 
-def _both(sides: tuple, warmup: str, min_values: int) -> CheckedSides | str:
+def _both(sides: tuple, warmup: str, min_values: int, tools: tuple[str, str]
+          ) -> CheckedSides | str:
     for role, side in zip(ROLES, sides, strict=True):
         if isinstance(side, WarmupError):
             return f"{role} sample: {side}"
@@ -53,8 +58,8 @@ def _both(sides: tuple, warmup: str, min_values: int) -> CheckedSides | str:
                     f"{validity.dropped} warm-up values (--warmup {warmup}); at least "
                     f"{min_values} are needed")
     (initial, initial_validity), (optimized, optimized_validity) = sides
-    notices = tuple(side_notices("initial", initial_validity)
-                    + side_notices("optimized", optimized_validity))
+    notices = tuple(side_notices("initial", initial_validity, tools[0])
+                    + side_notices("optimized", optimized_validity, tools[1]))
     return CheckedSides(initial, optimized, (initial_validity, optimized_validity), notices)
 
 
@@ -64,10 +69,28 @@ def _invocations(validity: SideValidity, wanted: str) -> str:
     return "its series" if total == 1 else f"{count} of its {total} invocations"
 
 
-def side_notices(role: str, validity: SideValidity) -> list[Notice]:
+def side_notices(role: str, validity: SideValidity, tool: str = "") -> list[Notice]:
     """The warnings of one side's checks (its :attr:`SideValidity.findings`), each with its
-    advice."""
-    return [_notice(code, role, validity) for code in validity.findings]
+    advice; ``tool``: the format of its file (a drift in the runs of a tool that does not
+    interleave the versions is confounded with the change, and the warning says so)."""
+    notices = [_notice(code, role, validity) for code in validity.findings]
+    consecutive = CONSECUTIVE.get(tool)
+    if consecutive is None:
+        return notices
+    confounded = (f" The versions were not interleaved ({consecutive}): this drift during "
+                  "the session is part of the difference between them.")
+    return [dataclasses.replace(notice, message=notice.message + confounded)
+            if notice.code in DRIFTS else notice for notice in notices]
+
+
+#: The findings that are a drift of the times during the session.
+DRIFTS = ("series-slowdown", "no-steady-state", "run-order-trend")
+
+
+#: Tools that run all the runs of one version, then all those of the next: their versions
+#: are never interleaved, so a drift during the session is confounded with the change.
+CONSECUTIVE = {"hyperfine": "hyperfine runs all the runs of one command, then those of the "
+                            "next"}
 
 
 def _notice(code: str, role: str, validity: SideValidity) -> Notice:

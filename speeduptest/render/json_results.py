@@ -61,7 +61,8 @@ def validity_dict(validity: SideValidity) -> dict[str, Any]:
     return {
         "steady_state": {"class": validity.classification, "consistent": validity.consistent,
                          "classes": list(validity.classes), "starts": list(validity.starts),
-                         "drops": list(validity.drops), "dropped": validity.dropped, "warmup": validity.warmup,
+                         "drops": list(validity.drops), "dropped": validity.dropped,
+                         "warmup": validity.warmup,
                          "method": validity.method, "penalty": validity.penalty},
         "dependence": None if dependence is None else {
             "lag1": number(dependence.lag1), "effective_n": number(dependence.effective_n),

@@ -98,3 +98,28 @@ def test_dependent_single_invocations_aa_calls_nothing(tmp_path, phi, most):
     batched = [b[role]["dependence"]["batch"] for b in data["benchmarks"]
                for role in ("initial", "optimized")]
     assert all(batch > 1 for batch in batched)
+
+
+def test_a_drift_in_hyperfine_runs_says_the_versions_were_not_interleaved(tmp_path):
+    """hyperfine runs every run of one command, then those of the next: a drift across one
+    command's runs (here a slowdown of 0.2% a run) is a drift of the session, confounded
+    with the change, and its warning says so."""
+    rng = np.random.default_rng(3)
+    results = []
+    for command, times in (("old", 0.100 * (1 + 0.002 * np.arange(40))
+                            * np.exp(rng.normal(0, 0.003, 40))),
+                           ("new", 0.110 * np.exp(rng.normal(0, 0.003, 40)))):
+        results.append({"command": command, "mean": float(times.mean()),
+                        "stddev": float(times.std()), "median": float(np.median(times)),
+                        "user": 0.0, "system": 0.0, "min": float(times.min()),
+                        "max": float(times.max()), "times": times.tolist(),
+                        "exit_codes": [0] * 40})
+    path = tmp_path / "hf.json"
+    path.write_text(json.dumps({"results": results}))
+    _, data = _run(["compare", f"{path}#old", f"{path}#new"], tmp_path / "out")
+    details = data["benchmarks"][0]["warning_details"]
+    drift = next(d for d in details if d["code"] in ("series-slowdown", "run-order-trend"))
+    assert drift["message"].startswith("initial: ")
+    assert "not interleaved (hyperfine runs all the runs of one command" in drift["message"]
+    assert all("not interleaved" not in d["message"] for d in details
+               if d["message"].startswith("optimized: "))
