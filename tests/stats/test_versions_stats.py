@@ -523,3 +523,17 @@ def test_average_ranks_are_scipys_rankdata(values):
     values = np.array(values)
     assert np.array_equal(versions.average_ranks(values), scipy_stats.rankdata(values))
 
+
+def test_versions_runs_do_not_import_scipy_stats(tmp_path):
+    """A run of several versions needs nothing from scipy.stats (0.35-0.45 s to import)."""
+    import subprocess
+    import sys
+
+    config = Path(__file__).parents[2] / "samples" / "compiler-flags" / "flags4.csv"
+    check = ("import sys; from speeduptest.cli import main; "
+             f"status = main([{str(config)!r}, '--baseline', 'O0', '-o', "
+             f"{str(tmp_path / 'out')!r}, '--quiet', '--format', 'json']); "
+             "print(status, 'scipy.stats' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["0", "False"], done.stderr
