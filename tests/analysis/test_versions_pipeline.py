@@ -51,7 +51,7 @@ def test_three_flag_sets_results_json(tmp_path, in_root, capsys):
     assert status == 0
     out = capsys.readouterr().out
     assert out.startswith("O3-native is the fastest of 3 versions: 5.3% faster than the next "
-                          "best, the baseline O2 (97.5% CI 1.041–1.072)")
+                          "best, the baseline O2 (97.5% CI 1.041–1.073)")
     data = json.loads((tmp_path / "results.json").read_text())
     assert set(data) >= {"tool", "input", "settings", "versions", "benchmarks", "comparisons",
                          "overall", "warnings", "errors"}
