@@ -23,6 +23,7 @@ import math
 import os
 import re
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,6 +302,7 @@ def _read_config_bytes(path: Path) -> tuple[bytes, os.stat_result]:
 
 
 _HELD: dict[str, ConfigInput] = {}
+_HOLDING = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -309,14 +311,17 @@ def read_once(path: Path | str) -> Iterator[ConfigInput]:
     (its form, its rows, the guess of its sample files in the prefetch child forked in the
     block, its checksum) takes these bytes. Nested blocks share the first one's."""
     key = os.fspath(path)
-    if key in _HELD:
-        yield _HELD[key]
-        return
-    _HELD[key] = held = ConfigInput(Path(path))
+    with _HOLDING:  # (programs may analyse the same config from several threads)
+        held = _HELD.get(key)
+        first = held is None
+        if first:
+            _HELD[key] = held = ConfigInput(Path(path))
     try:
         yield held
     finally:
-        del _HELD[key]
+        if first:
+            with _HOLDING:
+                _HELD.pop(key, None)
 
 
 def config_input(path: Path | str) -> ConfigInput:
