@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -51,3 +53,8 @@ def first_names(names: list[str] | tuple[str, ...], limit: int) -> str:
     """Up to ``limit`` names, comma-separated, then how many more there are."""
     more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
     return ", ".join(names[:limit]) + more
+
+
+def tally(names: Sequence[str]) -> str:
+    """How many times each name occurs, in order of first occurrence: "4 warmup, 2 flat"."""
+    return ", ".join(f"{count} {name}" for name, count in Counter(names).items())

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from speeduptest.notices import Notice, counted, first_names
+from speeduptest.notices import Notice, counted, first_names, tally
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
 
@@ -37,10 +37,13 @@ def check_pairs(pairs: Sequence[tuple[Hierarchy, Hierarchy]], warmup: str, depen
     (:func:`speeduptest.stats.steady.check_sides`), or why a pair cannot be analysed after
     the check (``--warmup N`` leaves too few values). ``tools``: the formats of each pair's
     files, which some warnings take into account."""
-    checked = iter(check_sides([side for pair in pairs for side in pair], warmup, dependence))
+    # A sample in several pairs (the baseline of several versions) is checked once.
+    unique = {id(side): side for pair in pairs for side in pair}
+    checked = dict(zip(unique, check_sides(list(unique.values()), warmup, dependence),
+                       strict=True))
     found: list[CheckedSides | str] = []
-    for position in range(len(pairs)):
-        sides = (next(checked), next(checked))
+    for position, (initial, optimized) in enumerate(pairs):
+        sides = (checked[id(initial)], checked[id(optimized)])
         found.append(_both(sides, warmup, min_values,
                            tools[position] if tools is not None else ("", "")))
     return found
@@ -63,9 +66,13 @@ def _both(sides: tuple, warmup: str, min_values: int, tools: tuple[str, str]
     return CheckedSides(initial, optimized, (initial_validity, optimized_validity), notices)
 
 
-def _invocations(validity: SideValidity, wanted: str) -> str:
-    count = sum(1 for c in validity.classes if c == wanted)
+def _invocations(validity: SideValidity, wanted: str | None = None,
+                 count: int | None = None) -> str:
+    """"its series", or "COUNT of its N invocations": those of class ``wanted``, or
+    ``count``."""
     total = len(validity.classes)
+    if count is None:
+        count = validity.classes.count(wanted)
     return "its series" if total == 1 else f"{count} of its {total} invocations"
 
 
@@ -111,9 +118,7 @@ def _notice(code: str, role: str, validity: SideValidity) -> Notice:
     if code == "residual-warmup":
         left = ("all of their values were analysed" if validity.warmup == "none" else
                 f"only the first {validity.warmup} values of each were left out")
-        count = len(validity.residual)
-        which = "its series" if len(classes) == 1 else (
-            f"{count} of its {len(classes)} invocations")
+        which = _invocations(validity, count=len(validity.residual))
         starts = [validity.starts[i] for i in validity.residual]
         return Notice(code, (
             f"{role}: {which} warm up: their steady state starts at position(s) "
@@ -133,7 +138,7 @@ def _notice(code: str, role: str, validity: SideValidity) -> Notice:
             "Run more iterations per invocation until the times settle.")
     if code == "inconsistent-invocations":
         return Notice(code, (
-            f"{role}: the invocations behave differently ({_classes(classes)})."),
+            f"{role}: the invocations behave differently ({tally(classes)})."),
             "The program's behaviour depends on the invocation: run more invocations, and "
             "look at the run-sequence plot for the odd ones.")
     if code in ("dependent-values", "dependent-values-ignored"):
@@ -166,11 +171,6 @@ def _positions(positions: Sequence[int]) -> str:
     """Positions from 0 as the messages count them (from 1), at most ten."""
     shown = [str(position + 1) for position in positions]
     return ", ".join(shown[:10]) + (", …" if len(shown) > 10 else "")
-
-
-def _classes(classes: Sequence[str]) -> str:
-    counts = {c: sum(1 for other in classes if other == c) for c in dict.fromkeys(classes)}
-    return ", ".join(f"{count} {name}" for name, count in counts.items())
 
 
 def run_notice(sides: Sequence[SideValidity]) -> Notice | None:

@@ -9,6 +9,7 @@ what the results model holds; the filters below only format numbers and bound in
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,7 +30,7 @@ from speeduptest.model.results import (
 )
 from speeduptest.model.wording import METHOD_LABELS as CALL_METHODS
 from speeduptest.model.wording import WHY, threshold_band
-from speeduptest.notices import Notice
+from speeduptest.notices import Notice, tally
 from speeduptest.render import figures
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
@@ -273,11 +274,9 @@ def series_class(validity: SideValidity) -> str:
         return "too short to judge"
     if len(classes) <= 1:
         return validity.classification
-    counts = {name: classes.count(name) for name in dict.fromkeys(classes)}
-    if len(counts) == 1:
+    if len(set(classes)) == 1:
         return f"{validity.classification} ({len(classes)} of {len(classes)})"
-    detail = ", ".join(f"{count} {name}" for name, count in counts.items())
-    return f"{validity.classification} ({detail})"
+    return f"{validity.classification} ({tally(classes)})"
 
 
 def left_out(validity: SideValidity) -> str:
@@ -453,7 +452,7 @@ def measurement_quality(results: Results) -> MeasurementQuality | None:
     """Every side of an analysed benchmark whose checks found something, and the advice of
     each kind found; None when no benchmark was checked."""
     rows: list[QualityRow] = []
-    counts: dict[str, int] = {}
+    counts: Counter[str] = Counter()
     advice: dict[str, str] = {}
     sides = short = more = 0
     for index, benchmark in enumerate(results.benchmarks):
@@ -466,8 +465,7 @@ def measurement_quality(results: Results) -> MeasurementQuality | None:
             kinds = validity.findings
             if not kinds:
                 continue
-            for code in kinds:
-                counts[code] = counts.get(code, 0) + 1
+            counts.update(kinds)
             if len(rows) >= QUALITY_ROWS:
                 more += 1
                 continue
