@@ -425,7 +425,7 @@ def run_files(seed: Seed, files: dict[str, bytes], folder: Path,
             _read(folder / seed.target, None, failures)
             return failures
         try:
-            config = read_config(folder / seed.target, 0.05)
+            config = read_config(folder / seed.target)
         except ConfigError as error:
             _check_text(error, "config error", failures)
             return failures

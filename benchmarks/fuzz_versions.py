@@ -32,7 +32,7 @@ from pathlib import Path
 
 from fuzz_extremes import KINDS, extreme_sample, strict_results_json
 
-from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import RunInfo, Settings
 from speeduptest.model.versions import VersionsResults
 from speeduptest.render.versions_formats import render_versions_formats
@@ -109,7 +109,7 @@ def run_suite(suite: Suite, folder: Path, formats: tuple[str, ...]) -> None:
     settings = Settings(**suite.settings)
     run = RunInfo(command="speeduptest versions.csv --baseline v0",
                   started="2024-01-01 00:00:00 UTC")
-    results = analyse_any_config(config, settings, "v0", None, run, workers=1)
+    results = analyse_config(config, settings, None, run, workers=1, baseline="v0")
     if not isinstance(results, VersionsResults):
         raise TypeError(f"not a VersionsResults: {type(results).__name__}")
     # The CLI prints the terminal summary first, then renders.

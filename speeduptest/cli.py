@@ -527,7 +527,10 @@ def _print(text: str, end: str = "\n") -> None:
 def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
              progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
     """The results of the run (``fetch``: the config's sample files read ahead)."""
-    from speeduptest.analysis.entry import analyse_any_config, compare_any
+    from speeduptest.analysis.run import analyse
+    from speeduptest.inputs.compare import compared_experiment
+    from speeduptest.inputs.files import SampleFiles
+    from speeduptest.inputs.forms import read_experiment
     from speeduptest.inputs.readers import ReadOptions
     from speeduptest.model.results import RunInfo
 
@@ -550,10 +553,9 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time)
-    if comparing:
-        return compare_any(args.files, settings, args.baseline, progress, run, options=options)
-    return analyse_any_config(args.config, settings, args.baseline, progress, run,
-                              options=options, fetch=fetch)
+    experiment = (compared_experiment(args.files, args.baseline, options) if comparing
+                  else read_experiment(args.config, args.baseline, SampleFiles(options, fetch)))
+    return analyse(experiment, settings, progress, run)
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import speeduptest.analysis.benchmarks as analysis
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import Settings
 from speeduptest.stats.change import MIN_TAIL_RESAMPLES, widest_confidence
 from speeduptest.stats.effect_size import (
@@ -79,7 +80,7 @@ def _config(folder: Path, benchmarks) -> Path:
 def _analyse(benchmarks, alpha: float = 0.05, **options):
     with tempfile.TemporaryDirectory() as folder:
         config = _config(Path(folder), benchmarks)
-        return analysis.analyse_config(config, Settings(alpha=alpha, bootstrap=200, **options),
+        return analyse_config(config, Settings(alpha=alpha, bootstrap=200, **options),
                                        workers=1)
 
 
@@ -154,7 +155,7 @@ def test_the_bootstrap_aggregate_on_request_agrees_with_the_delta_method():
              for j in range(1, 6)]
     delta = _aggregates(_analyse(suite))
     with tempfile.TemporaryDirectory() as folder:
-        results = analysis.analyse_config(_config(Path(folder), suite),
+        results = analyse_config(_config(Path(folder), suite),
                                           BootstrapSettings(bootstrap=4000), workers=1)
     bootstrap = _aggregates(results)
     for a, b in zip(delta, bootstrap, strict=True):
@@ -171,7 +172,7 @@ def test_the_undercoverage_warning_is_the_bootstrap_aggregates_alone():
     delta = _analyse(suite)
     assert not any(n.code == "aggregate-bootstrap-undercovers" for n in delta.notices)
     with tempfile.TemporaryDirectory() as folder:
-        boot = analysis.analyse_config(_config(Path(folder), suite),
+        boot = analyse_config(_config(Path(folder), suite),
                                        BootstrapSettings(bootstrap=300), workers=1)
     assert any(n.code == "aggregate-bootstrap-undercovers" for n in boot.notices)
 

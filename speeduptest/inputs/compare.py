@@ -1,0 +1,310 @@
+"""``speeduptest compare A B [C …]``: the experiment of result files, their benchmarks matched
+by name.
+
+Each argument is a result file, or ``file#VERSION`` for one version of a file that holds
+several (a ReBench executor, a long CSV's version, a hyperfine command). A single file that
+holds several versions (a long CSV, a ReBench file) stands for all of them, in the order of
+the file. The first version is the baseline unless ``--baseline`` names another (by its name:
+the ``#VERSION`` part, else the file name without its extensions; or by the argument as
+given).
+
+Two versions: benchmarks found on one side only are listed as warnings. When each side holds
+a single benchmark, the two are paired whatever their names (``hyperfine.json#old`` with
+``hyperfine.json#new``).
+
+More versions: benchmarks are matched by name with the baseline's: a benchmark that a version
+lacks is compared without that version, and one that the baseline lacks is not analysed (both
+listed as warnings). When every file holds a single benchmark, they are matched whatever their
+names (``hf.json#gzip hf.json#zstd hf.json#xz``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from speeduptest.inputs.config import BenchmarkSpec, ConfigError
+from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef
+from speeduptest.inputs.files import SampleFiles, file_key
+from speeduptest.inputs.readers import (
+    DEFAULT_OPTIONS,
+    ReadOptions,
+    SourceFile,
+    read_source,
+    samples_of,
+    split_reference,
+)
+from speeduptest.inputs.samples import MAX_NAME, Sample, listed, quote, visible
+from speeduptest.notices import Notice, counted, first_names
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The benchmarks to analyse, and what could not be paired."""
+
+    specs: tuple[BenchmarkSpec, ...]
+    notices: tuple[Notice, ...]
+    sources: dict  # the two files, read once, by analysis.file_key
+
+
+def _side(reference: str, options: ReadOptions) -> tuple[Path, SourceFile, list[Sample]]:
+    path, version = split_reference(reference, Path())
+    source = read_source(path, options=options)
+    try:
+        return path, source, samples_of(source, version)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def check_distinct(references: Sequence[str]) -> None:
+    """Raises ``ConfigError`` when two arguments name the same file (the same version of it,
+    for ``file#VERSION``), however written (``a.json``, ``./a.json``, a link to it): its
+    samples would be compared with themselves, as versions of the same name."""
+    seen: dict[tuple, str] = {}
+    for reference in references:
+        path, selection = split_reference(reference, Path())
+        key = (file_key(path), selection)
+        if key in seen:
+            what = "version of a file" if selection else "file"
+            given = dict.fromkeys(visible(r) for r in (seen[key], reference))
+            raise ConfigError(f"the same {what} is given twice: {' and '.join(given)}")
+        seen[key] = reference
+
+
+def _spec(name: str, initial: tuple[Path, Sample], optimized: tuple[Path, Sample]
+          ) -> BenchmarkSpec:
+    (initial_path, initial_sample), (optimized_path, optimized_sample) = initial, optimized
+    return BenchmarkSpec(
+        name=name, line=None, initial=initial_path, optimized=optimized_path,
+        initial_display=initial_sample.path, optimized_display=optimized_sample.path,
+        weight=1.0, alpha=None, initial_selection=initial_sample.label or None,
+        optimized_selection=optimized_sample.label or None)
+
+
+def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
+    if not names:
+        return None
+    shown = first_names(names, 20)
+    return Notice(
+        "unpaired-benchmarks",
+        f"{counted(len(names), 'benchmark')} of {here} {'has' if len(names) == 1 else 'have'} "
+        f"no counterpart in {there} and {'was' if len(names) == 1 else 'were'} not analysed: "
+        f"{shown}.",
+        "Benchmarks are paired by name: check that both files come from the same suite, or "
+        "write a config to pair differently named benchmarks.",
+    )
+
+
+def pair_files(initial: str, optimized: str, options: ReadOptions = DEFAULT_OPTIONS
+               ) -> Pairing:
+    """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
+    initial_path, initial_source, initial_samples = _side(initial, options)
+    optimized_path, optimized_source, optimized_samples = _side(optimized, options)
+    sources = {file_key(initial_path): initial_source, file_key(optimized_path): optimized_source}
+    tools = () if initial_source.format == optimized_source.format else (Notice(
+        "different-tools",
+        f"{initial} is a {initial_source.format} file and {optimized} a "
+        f"{optimized_source.format} file.",
+        "Tools measure differently (warm-up, loops, what a value is): compare files of the "
+        "same tool, or check that the values mean the same thing."),)
+    if not initial_samples or not optimized_samples:
+        empty = initial if not initial_samples else optimized
+        raise ConfigError(f"{empty}: holds no benchmark")
+    if len(initial_samples) == 1 and len(optimized_samples) == 1:
+        first, second = initial_samples[0], optimized_samples[0]
+        names = [sample.name or Path(sample.path).stem for sample in (first, second)]
+        chosen = "#" in initial or "#" in optimized  # the user named what to compare
+        unnamed = None in (first.name, second.name)
+        renamed = () if names[0] == names[1] or unnamed or chosen else (Notice(
+            "paired-by-position",
+            f"{initial} and {optimized} hold one benchmark each, with different names "
+            f"('{names[0]}', '{names[1]}'): they were compared with each other.",
+            "Check that they measure the same work."),)
+        name = names[0] if names[0] == names[1] else f"{names[0]} → {names[1]}"
+        return Pairing((_spec(name, (initial_path, first), (optimized_path, second)),),
+                       tools + renamed, sources)
+    by_name = {sample.name: sample for sample in optimized_samples}
+    specs = tuple(
+        _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]))
+        for sample in initial_samples if sample.name in by_name)
+    if not specs:
+        raise ConfigError(f"{initial} and {optimized} have no benchmark name in common")
+    initial_names = {sample.name for sample in initial_samples}
+    notices = (
+        _unpaired([s.name for s in initial_samples if s.name not in by_name], initial, optimized),
+        _unpaired([s.name for s in optimized_samples if s.name not in initial_names], optimized,
+                  initial),
+    )
+    return Pairing(specs, tools + tuple(notice for notice in notices if notice), sources)
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".gz", ".json", ".data", ".csv", ".txt"):
+        name = name.removesuffix(suffix)
+    return name or path.name
+
+
+def version_names(references: Sequence[str]) -> list[str]:
+    """A name per argument: its ``#VERSION``, else its file name without extensions; where
+    two would be equal, the arguments themselves."""
+    names = []
+    for reference in references:
+        path, selection = split_reference(reference, Path())
+        names.append(selection or _stem(path))
+    if len(set(names)) < len(names):
+        names = [os.path.normpath(reference) if "#" not in reference else reference
+                 for reference in references]
+    return names
+
+
+def expand_versions(references: Sequence[str], options: ReadOptions = DEFAULT_OPTIONS,
+                    ) -> tuple[list[str], dict]:
+    """A single argument naming a file that holds several versions becomes one argument per
+    version (``file#v1``, ``file#v2``, …). Returns the arguments and the files read."""
+    sources: dict = {}
+    if len(references) != 1:
+        return list(references), sources
+    path, selection = split_reference(references[0], Path())
+    source = read_source(path, options=options)
+    sources[file_key(path)] = source
+    variants = list(dict.fromkeys(s.variant for s in source.samples if s.variant))
+    if selection is None and len(variants) >= 2:
+        return [f"{references[0]}#{variant}" for variant in variants], sources
+    raise ConfigError(f"{references[0]}: give at least two result files to compare (or one "
+                      "file holding several versions: a long CSV, a ReBench file)")
+
+
+def _version_side(reference: str, options: ReadOptions, sources: dict
+          ) -> tuple[Path, SourceFile, list[Sample]]:
+    path, version = split_reference(reference, Path())
+    key = file_key(path)
+    if key not in sources:
+        sources[key] = read_source(path, options=options)
+    try:
+        return path, sources[key], samples_of(sources[key], version)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def _version_sample(path: Path, sample: Sample) -> SampleRef:
+    return SampleRef(path, sample.path, sample.label or None)
+
+
+def _without(names: list[str], baseline: str, version: str) -> Notice:
+    shown = ", ".join(names[:20]) + (f", … ({len(names) - 20} more)" if len(names) > 20 else "")
+    return Notice(
+        "unpaired-benchmarks",
+        f"{len(names)} benchmark(s) of {baseline} (the baseline) have no counterpart in "
+        f"{version}: they were compared without it: {shown}.",
+        "Benchmarks are matched by name: check that every file comes from the same suite, or "
+        "write a config with one column per version.")
+
+
+def match_files(references: Sequence[str], baseline: int,
+                options: ReadOptions = DEFAULT_OPTIONS, sources: dict | None = None,
+                ) -> tuple[tuple[Benchmark, ...], tuple[Notice, ...], dict]:
+    """The benchmarks of several result files, matched by name with the baseline's (see the
+    module's docstring). Raises ``ConfigError`` when a file is unusable or nothing matches.
+    Returns the rows, warnings, and the files read by :func:`file_key`."""
+    sources = dict(sources or {})
+    sides = [_version_side(reference, options, sources) for reference in references]
+    for reference, (_, _, samples) in zip(references, sides, strict=True):
+        if not samples:
+            raise ConfigError(f"{reference}: holds no benchmark")
+    formats = list(dict.fromkeys(source.format for _, source, _ in sides))
+    notices: list[Notice] = []
+    if len(formats) > 1:
+        notices.append(Notice(
+            "different-tools",
+            "The files come from different tools ("
+            + ", ".join(f"{r}: {s.format}" for r, (_, s, _) in zip(references, sides,
+                                                                     strict=True)) + ").",
+            "Tools measure differently (warm-up, loops, what a value is): compare files of the "
+            "same tool, or check that the values mean the same thing."))
+    if all(len(samples) == 1 for _, _, samples in sides):
+        names = [samples[0].name or Path(samples[0].path).stem for _, _, samples in sides]
+        name = names[baseline]
+        row = Benchmark(name, None, 1.0, None, tuple(
+            _version_sample(path, samples[0]) for path, _, samples in sides))
+        if len(set(names)) > 1 and not any("#" in r for r in references) and None not in [
+                samples[0].name for _, _, samples in sides]:
+            notices.append(Notice(
+                "paired-by-position",
+                f"The files hold one benchmark each, with different names "
+                f"({', '.join(quote(n, MAX_NAME) for n in names)}): they were compared with "
+                "each other.", "Check that they measure the same work."))
+        return (row,), tuple(notices), sources
+    by_name = [{sample.name: sample for sample in samples} for _, _, samples in sides]
+    base_samples = sides[baseline][2]
+    rows = []
+    for sample in base_samples:
+        found = [table.get(sample.name) for table in by_name]
+        if sum(s is not None for s in found) < 2:
+            continue
+        rows.append(Benchmark(sample.name, None, 1.0, None, tuple(
+            None if s is None else _version_sample(path, s)
+            for (path, _, _), s in zip(sides, found, strict=True))))
+    if not rows:
+        raise ConfigError(f"{references[baseline]} (the baseline) has no benchmark name in "
+                          "common with the other files")
+    base_names = {sample.name for sample in base_samples}
+    for position, (reference, (_, _, samples)) in enumerate(zip(references, sides,
+                                                                strict=True)):
+        if position == baseline:
+            continue
+        missing = [s.name for s in base_samples if s.name not in by_name[position]]
+        extra = [s.name for s in samples if s.name not in base_names]
+        if missing:
+            notices.append(_without(missing, references[baseline], reference))
+        notice = _unpaired(extra, reference, references[baseline])
+        if notice is not None:
+            notices.append(notice)
+    return tuple(rows), tuple(notices), sources
+
+
+def _baseline_index(references: Sequence[str], names: Sequence[str],
+                    baseline: str | None) -> int:
+    if baseline is None:
+        return 0
+    for candidates in (names, references):
+        if baseline in candidates:
+            return list(candidates).index(baseline)
+    raise ConfigError(f"--baseline {quote(baseline, MAX_NAME)} is none of the versions "
+                      f"compared ({listed(list(names), 12)})")
+
+
+def _pair_benchmark(spec: BenchmarkSpec, baseline: int) -> Benchmark:
+    """Two files' benchmark, its samples in the order of the arguments."""
+    pair = [SampleRef(spec.initial, spec.initial_display, spec.initial_selection),
+            SampleRef(spec.optimized, spec.optimized_display, spec.optimized_selection)]
+    return Benchmark(spec.name, spec.line, spec.weight, spec.alpha,
+                     tuple(pair if baseline == 0 else pair[::-1]))
+
+
+def compared_experiment(references: Sequence[str], baseline: str | None = None,
+                        options: ReadOptions = DEFAULT_OPTIONS) -> Experiment:
+    """The experiment of ``speeduptest compare`` of result files (see the module's
+    docstring); ``baseline``: a version's name or argument (None: the first). Raises
+    ``ConfigError`` when nothing can be compared, or when a file (or a version of it) is
+    given twice."""
+    references, sources = expand_versions(list(references), options)
+    names = version_names(references)
+    chosen = _baseline_index(references, names, baseline)
+    files = SampleFiles(options)
+    origin = Origin("compare", references=tuple(references))
+    if len(references) == 2:
+        pairing = pair_files(references[chosen], references[1 - chosen], options)
+        check_distinct(references)  # (once their files' own problems are said)
+        for key, source in pairing.sources.items():
+            files.add(key, source)
+        return Experiment(tuple(names), chosen, tuple(
+            _pair_benchmark(spec, chosen) for spec in pairing.specs), origin, files,
+            pairing.notices)
+    rows, notices, sources = match_files(references, chosen, options, sources)
+    check_distinct(references)  # (once their files' own problems are said)
+    for key, source in sources.items():
+        files.add(key, source)
+    return Experiment(tuple(names), chosen, rows, origin, files, notices)
