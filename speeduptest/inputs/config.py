@@ -87,6 +87,8 @@ class BenchmarkSpec:
     optimized_key: tuple[int, int] | None = None
     # The unit of plain samples (a ``unit`` column): their values are converted to seconds.
     unit: str | None = None
+    # A confidence was given (``alpha`` None then: it is not valid, an error says why).
+    alpha_given: bool = False
 
 
 @dataclass(frozen=True)
@@ -494,5 +496,6 @@ def read_config(path: Path, status: Callable[[str], Found | None] | None = None)
             initial_key=paths["initial"][3],
             optimized_key=paths["optimized"][3],
             unit=unit,
+            alpha_given=bool(record.get("confidence")),
         ))
     return Config(path, tuple(benchmarks), tuple(notices))

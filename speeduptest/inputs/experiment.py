@@ -54,6 +54,7 @@ class Benchmark:
     errors: tuple[InputError, ...] = ()  # of the whole benchmark
     version_errors: tuple[tuple[InputError, ...], ...] = ()  # per version
     unit: str | None = None
+    alpha_given: bool = False  # (``alpha`` None then: the confidence given is not valid)
 
     def errors_of(self, version: int) -> tuple[InputError, ...]:
         return self.version_errors[version] if self.version_errors else ()
@@ -119,8 +120,9 @@ class Experiment:
 
 def with_run_alpha(experiment: Experiment, alpha: float) -> Experiment:
     """The experiment with ``alpha`` for every benchmark that has no α of its own: the one
-    place where the run's α meets the benchmarks'."""
+    place where the run's α meets the benchmarks'. (One whose confidence is not valid keeps
+    None: it is not analysed, and has no α.)"""
     return dataclasses.replace(experiment, benchmarks=tuple(
-        benchmark if benchmark.alpha is not None else dataclasses.replace(benchmark,
-                                                                          alpha=alpha)
+        dataclasses.replace(benchmark, alpha=alpha)
+        if benchmark.alpha is None and not benchmark.alpha_given else benchmark
         for benchmark in experiment.benchmarks))

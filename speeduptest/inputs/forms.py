@@ -168,7 +168,7 @@ def _wide(path: Path, baseline: str | None) -> VersionsConfig:
         result.append(Benchmark(
             name, line, weight, alpha, tuple(samples),
             tuple(InputError(str(path), line, message) for message in errors),
-            tuple(version_errors)))
+            tuple(version_errors), alpha_given=bool(record.get("confidence"))))
     return VersionsConfig(path, "wide", tuple(versions), chosen, tuple(result))
 
 
@@ -275,7 +275,8 @@ def _long(path: Path, baseline: str | None) -> VersionsConfig:
                 version_errors.append(() if problem is None else (
                     InputError(str(path), line, problem),))
         result.append(Benchmark(entry.name, entry.line, weight, alpha, tuple(samples),
-                                  tuple(errors), tuple(version_errors)))
+                                tuple(errors), tuple(version_errors),
+                                alpha_given=bool(confidence_cell)))
     if loose:
         notices.append(Notice(
             "config-rows-not-read",
@@ -311,7 +312,7 @@ def _pair_benchmark(spec: BenchmarkSpec) -> Benchmark:
                            spec.initial_key),
                           (spec.optimized, spec.optimized_display, spec.optimized_selection,
                            spec.optimized_key))),
-        errors=spec.errors, unit=spec.unit)
+        errors=spec.errors, unit=spec.unit, alpha_given=spec.alpha_given)
 
 
 def read_experiment(path: Path | str, baseline: str | None = None,
