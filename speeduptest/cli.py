@@ -133,6 +133,14 @@ def _warmup(text: str) -> str:
         f"'{text}' is none of auto, none, or a number of values (e.g. 10)")
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """Versions' names: NAME,NAME,… or FILE=NAME,…"""
+    names = tuple(part.strip() for part in text.split(","))
+    if not any(names):
+        raise argparse.ArgumentTypeError("give the versions' names, separated by commas")
+    return names
+
+
 def _formats(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
     unknown = [name for name in names if name not in FORMATS]
@@ -269,6 +277,11 @@ def build_compare_parser() -> argparse.ArgumentParser:
                              "FILE#VERSION takes one version (ReBench executor, long-CSV "
                              "version, hyperfine command) of a file holding several, and a "
                              "single file holding several versions stands for all of them")
+    parser.add_argument("--names", type=_names, default=(), metavar="NAME,NAME,…",
+                        help="the versions' names in the reports, one per file in order, or "
+                             "FILE=NAME,… for some of them; default: each file's #VERSION, "
+                             "else its name without extensions, else (same-named files) the "
+                             "shortest part of their folders that tells them apart")
     _add_analysis_options(parser)
     return parser
 
@@ -553,7 +566,8 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time)
-    experiment = (compared_experiment(args.files, args.baseline, options) if comparing
+    experiment = (compared_experiment(args.files, args.baseline, options, args.names)
+                  if comparing
                   else read_experiment(args.config, args.baseline, SampleFiles(options, fetch)))
     return analyse(experiment, settings, progress, run)
 

@@ -147,17 +147,68 @@ def _stem(path: Path) -> str:
     return name or path.name
 
 
+def _telling_apart(paths: Sequence[Path]) -> list[str] | None:
+    """The shortest trailing part of each path's folders that tells the files apart, their
+    common trailing part left out (``raw/default/bm.json``, ``raw/JIT/bm.json``: ``default``,
+    ``JIT``); None where nothing short does (a file in the current folder beside one in a
+    folder, or more than two folders needed)."""
+    parts = [(*Path(os.path.normpath(path)).parts[:-1], _stem(path)) for path in paths]
+    common = 0
+    while all(len(p) > common for p in parts) and len({p[-1 - common] for p in parts}) == 1:
+        common += 1
+    left = [p[:len(p) - common] for p in parts]
+    for depth in (1, 2):
+        if any(len(p) < depth for p in left):
+            return None
+        names = ["/".join(p[-depth:]) for p in left]
+        if len(set(names)) == len(names) and not any(n in ("", ".", "..") for n in names):
+            return names
+    return None
+
+
 def version_names(references: Sequence[str]) -> list[str]:
     """A name per argument: its ``#VERSION``, else its file name without extensions; where
-    two would be equal, the arguments themselves."""
-    names = []
-    for reference in references:
-        path, selection = split_reference(reference, Path())
-        names.append(selection or _stem(path))
-    if len(set(names)) < len(names):
-        names = [os.path.normpath(reference) if "#" not in reference else reference
-                 for reference in references]
-    return names
+    two would be equal, the shortest part of their paths that tells them apart (the folders
+    of same-named files: ``default/bm.json`` and ``JIT/bm.json`` are ``default`` and
+    ``JIT``); else the arguments themselves."""
+    split = [split_reference(reference, Path()) for reference in references]
+    names = [selection or _stem(path) for path, selection in split]
+    if len(set(names)) == len(names):
+        return names
+    if not any(selection for _, selection in split):
+        telling = _telling_apart([path for path, _ in split])
+        if telling is not None:
+            return telling
+    return [os.path.normpath(reference) if "#" not in reference else reference
+            for reference in references]
+
+
+def named_versions(references: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The names the user gave (``--names``): one per version in order (``A,B,…``), or by
+    argument (``FILE=NAME``, the others named as :func:`version_names` names them). Raises
+    ``ConfigError`` when they do not fit."""
+    found = version_names(references)
+    if not names:
+        return found
+    by_argument = [name.partition("=") for name in names]
+    if all(sep for _, sep, _ in by_argument):
+        given = {argument: name for argument, _, name in by_argument}
+        unknown = [a for a in given if a not in references and a not in found]
+        if unknown:
+            raise ConfigError(f"--names: {listed(unknown)} is none of the versions compared "
+                              f"({listed(list(references), 12)})")
+        chosen = [given.get(reference, given.get(name, name))
+                  for reference, name in zip(references, found, strict=True)]
+    elif len(names) != len(references):
+        raise ConfigError(f"--names gives {len(names)} name(s) for {len(references)} "
+                          f"versions ({listed(list(references), 12)})")
+    else:
+        chosen = list(names)
+    chosen = [visible(name).strip() for name in chosen]
+    if any(not name for name in chosen) or len(set(chosen)) < len(chosen):
+        raise ConfigError(f"--names: every version needs a name of its own (got "
+                          f"{listed(chosen)})")
+    return chosen
 
 
 def expand_versions(references: Sequence[str], options: ReadOptions = DEFAULT_OPTIONS,
@@ -285,13 +336,15 @@ def _pair_benchmark(spec: BenchmarkSpec, baseline: int) -> Benchmark:
 
 
 def compared_experiment(references: Sequence[str], baseline: str | None = None,
-                        options: ReadOptions = DEFAULT_OPTIONS) -> Experiment:
+                        options: ReadOptions = DEFAULT_OPTIONS,
+                        names: Sequence[str] = ()) -> Experiment:
     """The experiment of ``speeduptest compare`` of result files (see the module's
-    docstring); ``baseline``: a version's name or argument (None: the first). Raises
+    docstring); ``baseline``: a version's name or argument (None: the first); ``names``:
+    the versions' names as the user gives them (:func:`named_versions`). Raises
     ``ConfigError`` when nothing can be compared, or when a file (or a version of it) is
     given twice."""
     references, sources = expand_versions(list(references), options)
-    names = version_names(references)
+    names = named_versions(references, names)
     chosen = _baseline_index(references, names, baseline)
     files = SampleFiles(options)
     origin = Origin("compare", references=tuple(references))

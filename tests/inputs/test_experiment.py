@@ -115,3 +115,40 @@ def test_an_experiment_needs_two_versions_and_a_baseline() -> None:
         dataclasses.replace(experiment, versions=("only",))
     with pytest.raises(ValueError):
         dataclasses.replace(experiment, baseline=2)
+
+
+@pytest.mark.parametrize(("references", "names"), [
+    (["raw/default/bm.json", "raw/JIT/bm.json", "raw/PYTHON_UOPS/bm.json"],
+     ["default", "JIT", "PYTHON_UOPS"]),
+    (["/abs/p/default/bm.json", "/abs/p/JIT/bm.json"], ["default", "JIT"]),
+    (["a/x/bm.json", "a/y/bm.json", "b/x/bm.json"], ["a/x", "a/y", "b/x"]),
+    (["old.txt", "new.txt"], ["old", "new"]),
+    (["hf.json#gzip", "hf.json#zstd"], ["gzip", "zstd"]),
+    (["bm.json", "JIT/bm.json"], ["bm.json", "JIT/bm.json"]),  # nothing short tells them
+])
+def test_versions_are_named_by_what_tells_them_apart(references, names) -> None:
+    from speeduptest.inputs.compare import version_names
+
+    assert version_names(references) == names
+
+
+def test_the_user_names_the_versions() -> None:
+    from speeduptest.inputs.compare import named_versions
+    from speeduptest.inputs.config import ConfigError
+
+    references = ["raw/default/bm.json", "raw/JIT/bm.json", "raw/x/bm.json"]
+    assert named_versions(references, ("a", "b", "c")) == ["a", "b", "c"]
+    assert named_versions(references, ("raw/JIT/bm.json=jit", "x=X")) == ["default", "jit",
+                                                                           "X"]
+    for wrong in (("a", "b"), ("a", "a", "b"), ("nowhere.json=n",), ("a", "", "c")):
+        with pytest.raises(ConfigError):
+            named_versions(references, wrong)
+
+
+def test_same_named_files_read_as_their_folders(tmp_path: Path) -> None:
+    for version, side in (("default", "initial"), ("JIT", "optimized")):
+        (tmp_path / version).mkdir()
+        shutil.copy(TOOLS / "pyperf" / f"{side}.json", tmp_path / version / "bm.json")
+    experiment = compared_experiment([str(tmp_path / "default" / "bm.json"),
+                                      str(tmp_path / "JIT" / "bm.json")], baseline="JIT")
+    assert experiment.versions == ("default", "JIT") and experiment.baseline == 1
