@@ -465,6 +465,20 @@ def _os_error(error: OSError) -> str:
     return ": ".join([" -> ".join(paths), reason] if paths else [reason])
 
 
+def _run_arguments(arguments: list[str]) -> argparse.Namespace:
+    """The arguments of a run on a config; several files (``speeduptest a.json b.json``, a
+    slip for ``compare``) get the command that compares them."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(arguments)
+    if extra:
+        hint = ""
+        if not any(argument.startswith("-") for argument in extra):
+            hint = ("; to compare result files, run: "
+                    + shlex.join(["speeduptest", "compare", str(args.config), *extra]))
+        parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    return args
+
+
 def _dispatch(arguments: list[str], ended: _Ended, process_ends: bool) -> int:
     if arguments[:1] == ["plan"]:
         args = build_plan_parser().parse_args(arguments[1:])
@@ -472,7 +486,7 @@ def _dispatch(arguments: list[str], ended: _Ended, process_ends: bool) -> int:
         return _plan(args)
     comparing = arguments[:1] == ["compare"]
     args = (build_compare_parser().parse_args(arguments[1:]) if comparing
-            else build_parser().parse_args(arguments))
+            else _run_arguments(arguments))
     inputs = ([file.rpartition("#")[0] or file for file in args.files] if comparing
               else [args.config])
     ended.what = " vs ".join(map(shown_path, inputs))

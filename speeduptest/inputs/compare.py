@@ -3,9 +3,9 @@ by name.
 
 Each argument is a result file, or ``file#VERSION`` for one version of a file that holds
 several (a ReBench executor, a long CSV's version, a hyperfine command). A single file that
-holds several versions (a long CSV, a ReBench file) stands for all of them, in the order of
-the file. The first version is the baseline unless ``--baseline`` names another (by its name:
-the ``#VERSION`` part, else the file name without its extensions; or by the argument as
+holds several versions (a long CSV, a ReBench file, a hyperfine run of several commands)
+stands for all of them, in the order of the file. The first version is the baseline unless
+``--baseline`` names another (by its name, :func:`version_names`, or by the argument as
 given).
 
 Two versions: benchmarks found on one side only are listed as warnings. When each side holds
@@ -224,8 +224,13 @@ def expand_versions(references: Sequence[str], options: ReadOptions = DEFAULT_OP
     variants = list(dict.fromkeys(s.variant for s in source.samples if s.variant))
     if selection is None and len(variants) >= 2:
         return [f"{references[0]}#{variant}" for variant in variants], sources
+    commands = [sample.label for sample in source.samples if sample.label]
+    if selection is None and source.format == "hyperfine" and len(commands) >= 2:
+        # (hyperfine compares commands: each is a version of the one thing measured)
+        return [f"{references[0]}#{command}" for command in commands], sources
     raise ConfigError(f"{references[0]}: give at least two result files to compare (or one "
-                      "file holding several versions: a long CSV, a ReBench file)")
+                      "file holding several versions: a long CSV, a ReBench file, a hyperfine "
+                      "run of several commands)")
 
 
 def _version_side(reference: str, options: ReadOptions, sources: dict

@@ -19,6 +19,7 @@ they may be given on any of its rows, and must agree).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +41,7 @@ from speeduptest.inputs.config import (
 )
 from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef
 from speeduptest.inputs.files import SampleFiles
-from speeduptest.inputs.readers import split_reference
+from speeduptest.inputs.readers import read_source, split_reference
 from speeduptest.inputs.samples import MAX_NAME, csv_rows, listed, quote, visible
 from speeduptest.model.results import InputError, InputFile, Notice
 
@@ -315,6 +316,31 @@ def _pair_benchmark(spec: BenchmarkSpec) -> Benchmark:
         errors=spec.errors, unit=spec.unit, alpha_given=spec.alpha_given)
 
 
+def _tool_file_hint(path: Path) -> str:
+    """What to say of a config that is a tool's result file (a slip for ``compare``)."""
+    raw = config_input(path).raw
+    if raw is None:
+        return ""
+    try:
+        source = read_source(path, content=raw)
+    except (OSError, ValueError):
+        return ""
+    if source.format == "sample" or not source.samples:
+        return ""
+    several = (len({sample.variant for sample in source.samples if sample.variant}) >= 2
+               or (source.format == "hyperfine" and len(source.samples) >= 2))
+    others = "" if several else " OTHER_FILE …"
+    return (f" It is a {source.format} result file, not a config: to compare "
+            f"{'its versions' if several else 'result files'}, run: speeduptest compare "
+            f"{shlex.quote(str(path))}{others}")
+
+
+def _with_hint(error: ConfigError, path: Path) -> ConfigError:
+    hint = _tool_file_hint(path)
+    text = str(error)
+    return ConfigError(f"{text}{'' if text.endswith('.') else '.'}{hint}" if hint else text)
+
+
 def read_experiment(path: Path | str, baseline: str | None = None,
                     files: SampleFiles | None = None) -> Experiment:
     """The experiment a config describes, in any form: two versions
@@ -337,12 +363,18 @@ def read_experiment(path: Path | str, baseline: str | None = None,
                                   "config compares two versions (columns initial and "
                                   "optimized; the baseline is initial)")
             status = files.ahead.status if files.ahead is not None else None
-            config = read_config(path, status=status)
+            try:
+                config = read_config(path, status=status)
+            except ConfigError as error:
+                raise _with_hint(error, path) from None
             checksum = (InputFile(str(path), config_input(path).sha256()),)
             return Experiment(("initial", "optimized"), 0,
                               tuple(_pair_benchmark(spec) for spec in config.benchmarks),
                               Origin("pair", path), files, config.notices, checksum)
-        several = read_versions_config(path, baseline)
+        try:
+            several = read_versions_config(path, baseline)
+        except ConfigError as error:
+            raise _with_hint(error, path) from None
         checksum = (InputFile(str(path), config_input(path).sha256()),)
         if files.ahead is not None:  # (it read ahead the files of two-version configs only)
             files = SampleFiles(files.options)
