@@ -24,6 +24,7 @@ from speeduptest.exits import (
     EXIT_OK,
     EXIT_SLOWER,
     EXIT_TERMINATED,
+    EXIT_UNPAIRED,
 )
 from speeduptest.model.settings import Settings
 from speeduptest.notices import elide
@@ -52,6 +53,8 @@ EXIT_STATUS_HELP = (
     "analysed, or a file or folder could not be used (-o takes a new or empty folder, or "
     "a report folder speeduptest wrote); 3 with --fail-on-slowdown, some benchmark is "
     "called slower; 4 an internal error (please report it; --debug shows the traceback); "
+    "5 with --fail-on-slowdown, none called slower, but more benchmarks of the compared "
+    "files did not pair than --max-unpaired allows; "
     "130 interrupted, 143 terminated (the message says what the report folder holds)")
 #: The longest line of a message on standard error; longer ones are cut.
 MESSAGE_WIDTH = 400
@@ -131,6 +134,18 @@ def _warmup(text: str) -> str:
         return str(int(word)) if int(word) else "none"
     raise argparse.ArgumentTypeError(
         f"'{text}' is none of auto, none, or a number of values (e.g. 10)")
+
+
+def _share(text: str) -> float:
+    """A share from 0 to 1, as a fraction (0.05) or a percentage (5%)."""
+    percent = text.strip().endswith("%")
+    try:
+        value = float(text.strip().removesuffix("%")) / (100 if percent else 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. 0.05 or 5%)") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a share must be from 0 to 1 (0% to 100%)")
+    return value
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -277,6 +292,11 @@ def build_compare_parser() -> argparse.ArgumentParser:
                              "FILE#VERSION takes one version (ReBench executor, long-CSV "
                              "version, hyperfine command) of a file holding several, and a "
                              "single file holding several versions stands for all of them")
+    parser.add_argument("--max-unpaired", type=_share, default=0.0, metavar="SHARE",
+                        help="with --fail-on-slowdown: the share of the benchmarks named in "
+                             "the files that may go without a counterpart (not compared) "
+                             "before the job fails with exit status 5, e.g. 0.05 or 5%%; "
+                             "default 0: every benchmark must pair")
     parser.add_argument("--names", type=_names, default=(), metavar="NAME,NAME,…",
                         help="the versions' names in the reports, one per file in order, or "
                              "FILE=NAME,… for some of them; default: each file's #VERSION, "
@@ -636,6 +656,15 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         _print("Wrote: " + ", ".join(os.path.join(folder.shown, name) for name in written))
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
+    unpaired = (args.fail_on_slowdown
+                and results.unpaired_share > getattr(args, "max_unpaired", 0.0))
+    if unpaired:  # (even under --quiet: this is why the job fails)
+        left_out = sum(len(group.names) for group in results.unpaired)
+        _to_stderr(f"speeduptest: {left_out} of the benchmarks named in the files "
+                   f"({results.unpaired_share:.0%}) were not compared, more than "
+                   f"--max-unpaired {args.max_unpaired:g} allows: "
+                   + "; ".join(f"{len(group.names)} of {group.file} not in {group.other}"
+                               for group in results.unpaired))
     if args.fail_on_slowdown and results.slower:
         # Even under --quiet: this is why the job fails.
         if isinstance(results, VersionsResults):
@@ -647,4 +676,6 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
                 _to_stderr(f"speeduptest: {benchmark.name} is slower: "
                            f"{benchmark.change.reason}")
         return EXIT_SLOWER
+    if unpaired:
+        return EXIT_UNPAIRED
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

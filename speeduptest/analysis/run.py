@@ -13,6 +13,7 @@ a config or of result files, analysed.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from speeduptest.analysis.benchmarks import Progress, analyse_benchmarks
@@ -56,11 +57,13 @@ def analyse(experiment: Experiment, settings: Settings, progress: Progress | Non
         other = experiment.others[0]
         comparisons = [experiment.comparison(benchmark, other)
                        for benchmark in experiment.benchmarks]
-        return analyse_benchmarks(
+        results = analyse_benchmarks(
             [spec for spec in comparisons if spec is not None], settings,
             _source(experiment), experiment.files, progress=progress, run=run,
             workers=workers, notices=experiment.notices,
             extra_files=experiment.input_files)
+        return (dataclasses.replace(results, unpaired=experiment.unpaired)
+                if experiment.unpaired else results)
     from speeduptest.analysis.versions import analyse_versions
 
     return analyse_versions(experiment, settings, _versions_source(experiment), progress,

@@ -420,4 +420,4 @@ def analyse_versions(
         standings=standings, common=tuple(common), notices=tuple(notices),
         errors=tuple(dict.fromkeys(e for b in benchmarks for e in b.errors)),
         input_files=combined.input_files,
-        run=run)
+        run=run, unpaired=experiment.unpaired)

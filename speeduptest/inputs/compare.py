@@ -20,6 +20,7 @@ names (``hf.json#gzip hf.json#zstd hf.json#xz``).
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from speeduptest.inputs.readers import (
     split_reference,
 )
 from speeduptest.inputs.samples import MAX_NAME, Sample, listed, quote, visible
+from speeduptest.model.results import Unpaired
 from speeduptest.notices import Notice, counted, first_names
 
 
@@ -46,7 +48,8 @@ class Pairing:
 
     specs: tuple[BenchmarkSpec, ...]
     notices: tuple[Notice, ...]
-    sources: dict  # the two files, read once, by analysis.file_key
+    sources: dict  # the two files, read once, by file_key
+    unpaired: tuple[Unpaired, ...] = ()
 
 
 def _side(reference: str, options: ReadOptions) -> tuple[Path, SourceFile, list[Sample]]:
@@ -83,15 +86,45 @@ def _spec(name: str, initial: tuple[Path, Sample], optimized: tuple[Path, Sample
         optimized_selection=optimized_sample.label or None)
 
 
-def _unpaired(names: list[str], here: str, there: str) -> Notice | None:
-    if not names:
+#: Unpaired names for which a close name is looked for (difflib: quadratic in the names).
+SUGGESTED = 20
+
+
+def _close_names(names: Sequence[str], candidates: Sequence[str]) -> tuple[str | None, ...]:
+    """For each of the first names, the candidate it most likely is: the same name in another
+    case, else a close spelling (:func:`difflib.get_close_matches`); None where none is."""
+    folded = {candidate.casefold(): candidate for candidate in candidates}
+    close: list[str | None] = []
+    for name in names[:SUGGESTED]:
+        match = folded.get(name.casefold())
+        if match is None:
+            found = difflib.get_close_matches(name.casefold(), list(folded), n=1, cutoff=0.8)
+            match = folded[found[0]] if found else None
+        close.append(match)
+    return tuple(close)
+
+
+def _unpaired_group(names: list[str], here: str, there: str,
+                    candidates: Sequence[str]) -> Unpaired | None:
+    return Unpaired(here, there, tuple(names), _close_names(names, candidates)) if names else None
+
+
+def _guesses(group: Unpaired) -> str:
+    found = group.suggestions()
+    return (" Did you mean " + ", ".join(f"{name} → {close}" for name, close in found)
+            + f" ({group.other})?") if found else ""
+
+
+def _unpaired(group: Unpaired | None) -> Notice | None:
+    if group is None:
         return None
+    names, here, there = list(group.names), group.file, group.other
     shown = first_names(names, 20)
     return Notice(
         "unpaired-benchmarks",
         f"{counted(len(names), 'benchmark')} of {here} {'has' if len(names) == 1 else 'have'} "
         f"no counterpart in {there} and {'was' if len(names) == 1 else 'were'} not analysed: "
-        f"{shown}.",
+        f"{shown}.{_guesses(group)}",
         "Benchmarks are paired by name: check that both files come from the same suite, or "
         "write a config to pair differently named benchmarks.",
     )
@@ -129,15 +162,17 @@ def pair_files(initial: str, optimized: str, options: ReadOptions = DEFAULT_OPTI
     specs = tuple(
         _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]))
         for sample in initial_samples if sample.name in by_name)
-    if not specs:
-        raise ConfigError(f"{initial} and {optimized} have no benchmark name in common")
     initial_names = {sample.name for sample in initial_samples}
-    notices = (
-        _unpaired([s.name for s in initial_samples if s.name not in by_name], initial, optimized),
-        _unpaired([s.name for s in optimized_samples if s.name not in initial_names], optimized,
-                  initial),
-    )
-    return Pairing(specs, tools + tuple(notice for notice in notices if notice), sources)
+    only_initial = [s.name for s in initial_samples if s.name not in by_name]
+    only_optimized = [s.name for s in optimized_samples if s.name not in initial_names]
+    groups = tuple(group for group in (
+        _unpaired_group(only_initial, initial, optimized, only_optimized),
+        _unpaired_group(only_optimized, optimized, initial, only_initial)) if group)
+    if not specs:
+        raise ConfigError(f"{initial} and {optimized} have no benchmark name in common."
+                          + (_guesses(groups[0]) if groups else ""))
+    notices = tuple(notice for notice in map(_unpaired, groups) if notice)
+    return Pairing(specs, tools + notices, sources, groups)
 
 
 def _stem(path: Path) -> str:
@@ -249,22 +284,24 @@ def _version_sample(path: Path, sample: Sample) -> SampleRef:
     return SampleRef(path, sample.path, sample.label or None)
 
 
-def _without(names: list[str], baseline: str, version: str) -> Notice:
+def _without(names: list[str], baseline: str, version: str, guesses: str) -> Notice:
     shown = ", ".join(names[:20]) + (f", … ({len(names) - 20} more)" if len(names) > 20 else "")
     return Notice(
         "unpaired-benchmarks",
         f"{len(names)} benchmark(s) of {baseline} (the baseline) have no counterpart in "
-        f"{version}: they were compared without it: {shown}.",
+        f"{version}: they were compared without it: {shown}.{guesses}",
         "Benchmarks are matched by name: check that every file comes from the same suite, or "
         "write a config with one column per version.")
 
 
 def match_files(references: Sequence[str], baseline: int,
                 options: ReadOptions = DEFAULT_OPTIONS, sources: dict | None = None,
-                ) -> tuple[tuple[Benchmark, ...], tuple[Notice, ...], dict]:
+                ) -> tuple[tuple[Benchmark, ...], tuple[Notice, ...], dict,
+                           tuple[Unpaired, ...]]:
     """The benchmarks of several result files, matched by name with the baseline's (see the
     module's docstring). Raises ``ConfigError`` when a file is unusable or nothing matches.
-    Returns the rows, warnings, and the files read by :func:`file_key`."""
+    Returns the rows, warnings, the files read by :func:`file_key`, and the benchmarks not
+    matched."""
     sources = dict(sources or {})
     sides = [_version_side(reference, options, sources) for reference in references]
     for reference, (_, _, samples) in zip(references, sides, strict=True):
@@ -292,7 +329,7 @@ def match_files(references: Sequence[str], baseline: int,
                 f"The files hold one benchmark each, with different names "
                 f"({', '.join(quote(n, MAX_NAME) for n in names)}): they were compared with "
                 "each other.", "Check that they measure the same work."))
-        return (row,), tuple(notices), sources
+        return (row,), tuple(notices), sources, ()
     by_name = [{sample.name: sample for sample in samples} for _, _, samples in sides]
     base_samples = sides[baseline][2]
     rows = []
@@ -307,18 +344,23 @@ def match_files(references: Sequence[str], baseline: int,
         raise ConfigError(f"{references[baseline]} (the baseline) has no benchmark name in "
                           "common with the other files")
     base_names = {sample.name for sample in base_samples}
+    groups = []
     for position, (reference, (_, _, samples)) in enumerate(zip(references, sides,
                                                                 strict=True)):
         if position == baseline:
             continue
         missing = [s.name for s in base_samples if s.name not in by_name[position]]
         extra = [s.name for s in samples if s.name not in base_names]
-        if missing:
-            notices.append(_without(missing, references[baseline], reference))
-        notice = _unpaired(extra, reference, references[baseline])
-        if notice is not None:
-            notices.append(notice)
-    return tuple(rows), tuple(notices), sources
+        lacking = _unpaired_group(missing, references[baseline], reference, extra)
+        if lacking is not None:
+            groups.append(lacking)
+            notices.append(_without(missing, references[baseline], reference,
+                                    _guesses(lacking)))
+        group = _unpaired_group(extra, reference, references[baseline], missing)
+        if group is not None:
+            groups.append(group)
+            notices.append(_unpaired(group))
+    return tuple(rows), tuple(notices), sources, tuple(groups)
 
 
 def _baseline_index(references: Sequence[str], names: Sequence[str],
@@ -360,9 +402,9 @@ def compared_experiment(references: Sequence[str], baseline: str | None = None,
             files.add(key, source)
         return Experiment(tuple(names), chosen, tuple(
             _pair_benchmark(spec, chosen) for spec in pairing.specs), origin, files,
-            pairing.notices)
-    rows, notices, sources = match_files(references, chosen, options, sources)
+            pairing.notices, unpaired=pairing.unpaired)
+    rows, notices, sources, unpaired = match_files(references, chosen, options, sources)
     check_distinct(references)  # (once their files' own problems are said)
     for key, source in sources.items():
         files.add(key, source)
-    return Experiment(tuple(names), chosen, rows, origin, files, notices)
+    return Experiment(tuple(names), chosen, rows, origin, files, notices, unpaired=unpaired)

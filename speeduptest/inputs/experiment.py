@@ -23,7 +23,7 @@ from pathlib import Path
 
 from speeduptest.inputs.config import BenchmarkSpec
 from speeduptest.inputs.files import FileKey, SampleFiles
-from speeduptest.model.results import InputError, InputFile, Notice
+from speeduptest.model.results import InputError, InputFile, Notice, Unpaired
 
 #: How the experiment was given: a config of two versions ("pair": ``initial``/``optimized``
 #: columns), of several ("wide", "long"), or result files (``compare``).
@@ -85,6 +85,7 @@ class Experiment:
     files: SampleFiles
     notices: tuple[Notice, ...] = ()
     input_files: tuple[InputFile, ...] = ()  # the config, with its checksum
+    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks of one file only
 
     def __post_init__(self) -> None:
         if len(self.versions) < 2 or not 0 <= self.baseline < len(self.versions):
