@@ -2,7 +2,8 @@
 and after the bias correction of log(mean ratio), and of its population interval.
 
 Usage: python benchmarks/geomean_coverage.py [--replicates 2000] [--seed 0]
-                                             [--shape normal|log-normal] [--spot-check]
+                                             [--shape normal|log-normal] [--cv 0.02 0.2]
+                                             [--spot-check]
 
 Every replicate draws a new suite of b benchmarks (10, 100 or 1,000) from one population of
 programs: a weight (uniform in [0.5, 2]), a true mean time of the initial version (log-uniform
@@ -10,8 +11,9 @@ in [0.01, 10]) and a true speedup of the means θ (log-normal, σ = 0.1, so that
 geometric mean speedup is 1). Each side of a benchmark has flat samples of top-level units
 (3 vs 3, 5 vs 20 or 10 vs 10 values), normal (or log-normal) around the true mean with a
 coefficient of variation of 20% on both sides (equal noise) or 2% initial against 20% optimized
-(unequal noise). Each side's relative variance of the mean u = s²/n/Ȳ² with n − 1 degrees of
-freedom is what speeduptest.stats.effect_size.mean_ratio makes of such samples.
+(unequal noise; ``--cv`` sets these two, the equal noise taking the second). Each side's
+relative variance of the mean u = s²/n/Ȳ² with n − 1 degrees of freedom is what
+speeduptest.stats.effect_size.mean_ratio makes of such samples.
 
 From the same data, per replicate:
 
@@ -84,13 +86,13 @@ def suite(rng: np.random.Generator, benchmarks: int, units: tuple[int, int],
     return weights, theta, initial, optimized
 
 
-def coverage(benchmarks: int, units: tuple[int, int], noise: str, shape: str,
+def coverage(benchmarks: int, units: tuple[int, int], cvs: tuple[float, float], shape: str,
              replicates: int, seed: int) -> dict[str, float]:
-    rng = np.random.default_rng([seed, benchmarks, *units, noise == "equal",
+    rng = np.random.default_rng([seed, benchmarks, *units, cvs[0] == cvs[1],
                                  shape == "normal"])
     hits = dict.fromkeys(("before", "after", "population", "suite_as_population"), 0)
     for _ in range(replicates):
-        weights, theta, initial, optimized = suite(rng, benchmarks, units, NOISE[noise], shape)
+        weights, theta, initial, optimized = suite(rng, benchmarks, units, cvs, shape)
         ratio = mean_ratio(initial, optimized)
         shares = weights / weights.sum()
         truth = float(shares @ np.log(theta))
@@ -144,26 +146,31 @@ def main() -> None:
     parser.add_argument("--replicates", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--shape", choices=("normal", "log-normal"), default="normal")
+    parser.add_argument("--cv", type=float, nargs=2, default=NOISE["unequal"],
+                        metavar=("INITIAL", "OPTIMIZED"),
+                        help="the CVs of unequal noise; equal noise has the second on both sides")
     parser.add_argument("--spot-check", action="store_true")
     args = parser.parse_args()
     start = time.perf_counter()
     if args.spot_check:
         spot_check(args.seed)
         print()
+    noise = {"equal": (args.cv[1], args.cv[1]), "unequal": tuple(args.cv)}
     print(f"Coverage of 95% intervals of the geometric mean, {args.replicates} replicates, "
-          f"{args.shape} units, CV {NOISE['equal'][0]:.0%} on both sides (equal noise) or "
-          f"{NOISE['unequal'][0]:.0%} initial, {NOISE['unequal'][1]:.0%} optimized (unequal)")
+          f"{args.shape} units, CV {args.cv[1]:.0%} on both sides (equal noise) or "
+          f"{args.cv[0]:.0%} initial, {args.cv[1]:.0%} optimized (unequal)")
     print()
     print("| units | noise | benchmarks | suite CI before | suite CI after | population CI "
           "| suite CI as a population CI |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    rows = [(b, units, noise) for units in UNITS for noise in NOISE for b in BENCHMARKS]
+    rows = [(b, units, name) for units in UNITS for name in noise for b in BENCHMARKS]
     # Every row has its own random stream: the table does not depend on the processes.
     with ProcessPoolExecutor(min(len(rows), os.cpu_count() or 1)) as pool:
-        results = pool.map(coverage, *zip(*rows, strict=True), *(
+        results = pool.map(coverage, [b for b, _, _ in rows], [units for _, units, _ in rows],
+                           [noise[name] for _, _, name in rows], *(
             [value] * len(rows) for value in (args.shape, args.replicates, args.seed)))
-        for (b, units, noise), r in zip(rows, results, strict=True):
-            print(f"| {units[0]} vs {units[1]} | {noise} | {b:,} | {r['before']:.1%} | "
+        for (b, units, name), r in zip(rows, results, strict=True):
+            print(f"| {units[0]} vs {units[1]} | {name} | {b:,} | {r['before']:.1%} | "
                   f"{r['after']:.1%} | {r['population']:.1%} | "
                   f"{r['suite_as_population']:.1%} |", flush=True)
     print(f"\n({time.perf_counter() - start:.0f} s)")
