@@ -63,15 +63,15 @@ from speeduptest.stats.change import Change, MeanRatio, classify
 from speeduptest.stats.omnibus import OmnibusChoice, choose_omnibus, holm
 from speeduptest.stats.overall import (
     DeltaAggregate,
-    aggregate_interval,
-    delta_half_widths,
+    geometric_mean_interval,
     overall_figures,
 )
 
 RANKING_DEFINITION = ("weighted geometric mean of the speedups of the means over the "
-                      "baseline, over the benchmarks analysed for every version")
+                      "baseline, each log corrected for its bias (uᵢ − uₒ)/2, over the "
+                      "benchmarks analysed for every version")
 VERSUS_BEST_DEFINITION = ("weighted geometric mean of the best version's speedups of the "
-                          "means over this version")
+                          "means over this version, each log corrected for its bias")
 
 
 _FAMILY = re.compile(r" over (\d+) benchmarks")
@@ -255,22 +255,10 @@ def _omnibus_all(tasks: list, workers: int | None) -> list:
 def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
                initial_means: np.ndarray, optimized_means: np.ndarray, confidence: float,
                definition: str) -> AggregateInterval:
-    """The weighted geometric mean exp(Σ w·log θ / Σ w) with its delta-method interval
-    (:func:`speeduptest.stats.overall.delta_half_widths`)."""
-    (half, _), _ = delta_half_widths(weights, initial_means, optimized_means, ratio,
-                                     confidence)
-    value = _exp(math.fsum(weights * log_speedups) / math.fsum(weights))
-    return aggregate_interval(definition, value, value * _exp(-half), value * _exp(half),
-                              confidence, "delta")
-
-
-def _exp(power: float) -> float:
-    """e**power, inf beyond the floats: versions whose times differ by more than 1e308
-    (1e-300 against 1e300, each within reach of the baseline) where math.exp raises."""
-    try:
-        return math.exp(power)
-    except OverflowError:
-        return math.inf
+    """The weighted geometric mean exp(Σ w·log θ / Σ w), each log corrected for its bias, with
+    its delta-method and population intervals
+    (:func:`speeduptest.stats.overall.geometric_mean_interval`)."""
+    return geometric_mean_interval(weights, log_speedups, ratio, confidence, definition)
 
 
 def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, list],

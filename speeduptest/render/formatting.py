@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
+    POPULATION_INTERVAL_COVERS,
     RATIO_WORDING,
+    SUITE_INTERVAL_COVERS,
     bound_texts,
     change_words,
     threshold_band,
@@ -99,6 +101,11 @@ def answer_sentence(results: Results) -> str:
         figures = (f"geometric mean of the speedups {speedup(geometric.value)}, "
                    f"{level(geometric.confidence)} CI "
                    f"{interval(geometric.low, geometric.high, calls.threshold)}")
+        population = geometric.population
+        if population is not None:  # each interval named for what it covers
+            figures += (f" for {SUITE_INTERVAL_COVERS} and "
+                        f"{interval(population.low, population.high, calls.threshold)} for "
+                        f"{POPULATION_INTERVAL_COVERS}")
         words, band = change_words(geometric.value), threshold(calls.threshold)
         head = {
             "faster": f"optimized is {words} overall ({figures})",

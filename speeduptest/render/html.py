@@ -29,7 +29,13 @@ from speeduptest.model.results import (
     SideValidity,
 )
 from speeduptest.model.wording import METHOD_LABELS as CALL_METHODS
-from speeduptest.model.wording import WHY, threshold_band
+from speeduptest.model.wording import (
+    POPULATION_CAVEAT,
+    POPULATION_INTERVAL_COVERS,
+    SUITE_INTERVAL_COVERS,
+    WHY,
+    threshold_band,
+)
 from speeduptest.notices import Notice, tally
 from speeduptest.render import figures
 from speeduptest.render.formatting import (
@@ -601,7 +607,10 @@ def environment() -> jinja2.Environment:
                        threshold=threshold, elide=elide, elide_long=elide_long,
                        elide_message=elide_message)
     env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
-                       describe_grid=describe_grid, tests_grid=tests_grid)
+                       describe_grid=describe_grid, tests_grid=tests_grid,
+                       suite_covers=SUITE_INTERVAL_COVERS,
+                       population_covers=POPULATION_INTERVAL_COVERS,
+                       population_caveat=POPULATION_CAVEAT)
     return env
 
 

@@ -29,6 +29,11 @@ from speeduptest.model.results import (
     VarianceComponents,
     WilcoxonResult,
 )
+from speeduptest.model.wording import (
+    POPULATION_CAVEAT,
+    POPULATION_INTERVAL_COVERS,
+    SUITE_INTERVAL_COVERS,
+)
 from speeduptest.runtime.nocycles import cycle_collection_paused
 
 
@@ -143,9 +148,17 @@ def _effect(effect: EffectSize) -> dict[str, Any]:
 def aggregate_dict(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
     if aggregate is None:
         return None
-    return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
-            "confidence": aggregate.confidence, "method": aggregate.method,
-            "definition": aggregate.definition}
+    entry = {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
+             "confidence": aggregate.confidence, "method": aggregate.method,
+             "definition": aggregate.definition}
+    # (Every aggregate written here is a geometric mean, with its two intervals.)
+    population = aggregate.population
+    entry["ci_covers"] = SUITE_INTERVAL_COVERS
+    entry["population"] = None if population is None else {
+        "ci": [population.low, population.high], "confidence": population.confidence,
+        "method": population.method, "df": population.df, "benchmarks": population.benchmarks,
+        "covers": POPULATION_INTERVAL_COVERS, "caveat": POPULATION_CAVEAT}
+    return entry
 
 
 def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:

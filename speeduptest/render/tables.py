@@ -14,7 +14,12 @@ from collections.abc import Iterable
 
 from speeduptest.model.results import BenchmarkResult, Decision, Results
 from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows, finite
-from speeduptest.model.wording import CORRECTION_LABELS, threshold_band
+from speeduptest.model.wording import (
+    CORRECTION_LABELS,
+    POPULATION_INTERVAL_COVERS,
+    SUITE_INTERVAL_COVERS,
+    threshold_band,
+)
 from speeduptest.model.wording import METHOD_LABELS as _METHOD_LABELS
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
@@ -367,8 +372,10 @@ def _tex_caption(results: Results, shared: _CallIntervals) -> str:
             "Bottom rows: geometric mean of the speedups and weighted overall speedup "
             r"($\sum W\cdot\mathrm{mean}_{\mathrm{initial}} / "
             r"\sum W\cdot\mathrm{mean}_{\mathrm{optimized}}$)"
-            + (f", with {' and '.join(levels)} {methods} CIs".replace("%", r"\%")
-               if levels else "")
+            + (f", with {' and '.join(levels)} {methods} CIs for {SUITE_INTERVAL_COVERS}"
+               .replace("%", r"\%") if levels else "")
+            + ("" if overall.geometric_mean is None or overall.geometric_mean.population is None
+               else f" (population: the geometric mean's t CI for {POPULATION_INTERVAL_COVERS})")
             + "; Mean, Median: how many benchmarks the Speedup-Test finds faster.")
     return " ".join(text)
 
@@ -394,6 +401,10 @@ def _tex_overall_rows(results: Results) -> list[str]:
     if geometric is not None:
         value, ci = _tex_estimate(geometric.value, geometric.low, geometric.high)
         rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{Geometric mean}} & {value} & {ci} & & \\")
+        population = geometric.population
+        if population is not None:
+            _, ci = _tex_estimate(geometric.value, population.low, population.high)
+            rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{\quad population}} & & {ci} & & \\")
     if overall.mean.speedup is not None:
         aggregate = overall.mean.interval
         if aggregate is not None:

@@ -89,12 +89,14 @@ def render_versions_markdown(results: VersionsResults) -> str:
     lines = ["#### speeduptest: which version is fastest?", "",
              _md_escape(answer_sentence(results)), "",
              "| rank | version | speedup over " + _md_escape(elide(results.baseline_name))
-             + " (geometric mean, CI) | the best's speedup over it (CI) | |",
+             + " (geometric mean, CI; population CI) | the best's speedup over it (CI) | |",
              "|---:|---|---|---|---|"]
     for standing in results.ranking:
         g, versus = standing.geometric_mean, standing.versus_best
+        population = "" if g is None or g.population is None else (
+            f"; population {interval(g.population.low, g.population.high)}")
         over = ("baseline" if standing.baseline else "—" if g is None else
-                f"{speedup(g.value)} ({interval(g.low, g.high)})")
+                f"{speedup(g.value)} ({interval(g.low, g.high)}{population})")
         best = ("—" if versus is None
                 else f"{speedup(versus.value)} ({interval(versus.low, versus.high)})")
         mark = ("best" if standing.rank == 1 and results.common else
