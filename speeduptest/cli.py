@@ -628,16 +628,10 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
     finally:
         progress.done()
     from speeduptest.model.versions import VersionsResults
+    from speeduptest.render.formats import render_formats
+    from speeduptest.render.terminal import render_terminal
 
     built(results)  # complete: the renderers only read them
-    if isinstance(results, VersionsResults):
-        from speeduptest.render.versions_formats import render_versions_formats as render_formats
-        from speeduptest.render.versions_text import render_versions_terminal
-
-        render_terminal = render_versions_terminal
-    else:
-        from speeduptest.render.formats import render_formats
-        from speeduptest.render.terminal import render_terminal
     if not args.quiet:  # the answer before the (slower) rendering
         _print(render_terminal(results, args.format), end="")
     rendering = _Progress(enabled=progress.enabled, verb="rendering")

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from speeduptest.model.versions import VersionsResults
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
     POPULATION_INTERVAL_COVERS,
@@ -23,6 +24,7 @@ from speeduptest.notices import elide
 
 if TYPE_CHECKING:
     from speeduptest.model.results import BenchmarkResult, Results
+    from speeduptest.model.versions import VersionStanding
 
 
 # ---------------------------------------------------------------- input text, bounded
@@ -88,9 +90,16 @@ def interval(low: float | None, high: float | None, threshold: float | None = No
     return "–".join(bound_texts(low, high, edges))
 
 
-def answer_sentence(results: Results) -> str:
-    """The answer in one sentence: is it faster, by how much, how sure? For the first lines
-    of the terminal, of summary.md and of the global report."""
+def answer_sentence(results: Results | VersionsResults) -> str:
+    """The answer in one sentence, for the first lines of the terminal, of summary.md and of
+    the global report: is it faster, by how much, how sure (two versions); which version is
+    fastest, by how much, and which are indistinguishable from it (several)."""
+    if isinstance(results, VersionsResults):
+        return _versions_answer(results)
+    return _pair_answer(results)
+
+
+def _pair_answer(results: Results) -> str:
     overall, calls = results.overall, results.overall.calls
     if calls is None or not calls.total:
         return "No benchmark could be analysed."
@@ -142,6 +151,62 @@ UNSTATED = TimeScale(1.0, "")
 #: (seconds per unit, display scale); the last one also serves below a nanosecond.
 _PREFIXES = ((1.0, TimeScale(1.0, "s")), (1e-3, TimeScale(1e3, "ms")),
              (1e-6, TimeScale(1e6, "µs")), (1e-9, TimeScale(1e9, "ns")))
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def standing_figures(standing: VersionStanding, what: str) -> str:
+    aggregate = standing.geometric_mean if what == "baseline" else standing.versus_best
+    return (f"{level(aggregate.confidence)} CI "
+            f"{interval(aggregate.low, aggregate.high)}")
+
+
+def _versions_answer(results: VersionsResults) -> str:
+    """Which version is fastest, by how much, and which are indistinguishable from it: one
+    sentence for the terminal and the global report."""
+    ranking = results.ranking
+    k = len(ranking)
+    if not results.common:
+        return (f"No benchmark was analysed for every one of the {k} versions: they cannot be "
+                "ranked (see the errors).")
+    best = ranking[0]
+    tied = [s for s in ranking[1:] if s.best]
+    runner = ranking[1]
+    if len(tied) == k - 1:  # an A/A run: nothing is shown faster, say that first
+        text = (f"No version is shown faster than the others: of {k} versions, "
+                + (f"the baseline, {elide(best.name)}, leads" if best.baseline
+                   else f"{elide(best.name)} leads"))
+    else:
+        text = (f"The baseline, {elide(best.name)}, is the fastest of {k} versions" if best.baseline
+                else f"{elide(best.name)} is the fastest of {k} versions")
+    versus_baseline = "" if best.baseline else (
+        f"{change(best.speedup)} than the baseline {elide(results.baseline_name)} "
+        f"({standing_figures(best, 'baseline')})")
+    if tied:
+        first = tied[0]
+        if not best.baseline:
+            text += f", {versus_baseline}"
+        text += (f", but {_names([elide(s.name) for s in tied])} "
+                 f"{'is' if len(tied) == 1 else 'are'} indistinguishable from it (it is "
+                 f"{change(first.versus_best.value)} than {elide(first.name)}, "
+                 f"{standing_figures(first, 'best')})")
+    else:
+        text += (f": {change(runner.versus_best.value)} than the next best, "
+                 f"{'the baseline ' if runner.baseline else ''}{elide(runner.name)} "
+                 f"({standing_figures(runner, 'best')})")
+        if not best.baseline and not runner.baseline:
+            text += f", and {versus_baseline}"
+    slowest = ranking[-1]
+    if k >= 3 and not slowest.best and slowest is not runner:
+        text += (f"; {elide(slowest.name)} is the slowest, {change(1 / slowest.versus_best.value)} "
+                 "than it")
+    return (f"{text} (geometric means of the speedups over "
+            f"{plural(len(results.common), 'benchmark')}, threshold "
+            f"{threshold(results.settings.threshold)}).")
 
 
 def time_scale(unit: str | None, magnitude: float) -> TimeScale:
