@@ -36,9 +36,10 @@ def _source(experiment: Experiment) -> Source:
     origin = experiment.origin
     if origin.form != "compare":
         return Source(str(origin.path), config=True)
-    compared = (origin.references[experiment.baseline],
-                origin.references[experiment.others[0]])
-    return Source(" vs ".join(compared), compared=compared)
+    baseline, other = experiment.baseline, experiment.others[0]
+    compared = (origin.references[baseline], origin.references[other])
+    return Source(" vs ".join(compared), compared=compared,
+                  names=(experiment.versions[baseline], experiment.versions[other]))
 
 
 def _versions_source(experiment: Experiment) -> VersionsSource:

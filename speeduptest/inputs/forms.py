@@ -316,29 +316,30 @@ def _pair_benchmark(spec: BenchmarkSpec) -> Benchmark:
         errors=spec.errors, unit=spec.unit, alpha_given=spec.alpha_given)
 
 
-def _tool_file_hint(path: Path) -> str:
-    """What to say of a config that is a tool's result file (a slip for ``compare``)."""
+def _tool_file(path: Path) -> str | None:
+    """What to say of a config that is a tool's result file (a slip for ``compare``); None
+    for anything else."""
     raw = config_input(path).raw
     if raw is None:
-        return ""
+        return None
     try:
         source = read_source(path, content=raw)
     except (OSError, ValueError):
-        return ""
+        return None
     if source.format == "sample" or not source.samples:
-        return ""
+        return None
     several = (len({sample.variant for sample in source.samples if sample.variant}) >= 2
                or (source.format == "hyperfine" and len(source.samples) >= 2))
     others = "" if several else " OTHER_FILE …"
-    return (f" It is a {source.format} result file, not a config: to compare "
+    return (f"{path}: a {source.format} result file, not a config: to compare "
             f"{'its versions' if several else 'result files'}, run: speeduptest compare "
             f"{shlex.quote(str(path))}{others}")
 
 
 def _with_hint(error: ConfigError, path: Path) -> ConfigError:
-    hint = _tool_file_hint(path)
-    text = str(error)
-    return ConfigError(f"{text}{'' if text.endswith('.') else '.'}{hint}" if hint else text)
+    """The error of a config that cannot be read, or what it is if it is a tool's file."""
+    said = _tool_file(path)
+    return ConfigError(said) if said else error
 
 
 def read_experiment(path: Path | str, baseline: str | None = None,

@@ -149,11 +149,17 @@ class Source:
     label: str  # the config path, or "INITIAL vs OPTIMIZED"
     config: bool = False
     compared: tuple[str, str] | None = None
+    # The versions' names (baseline, other) where the user knows them by a name of their
+    # own (compare: "default", "JIT"); None: initial and optimized.
+    names: tuple[str, str] | None = None
 
     @property
     def short(self) -> str:
-        """For running titles: file names without folders, or with as many of their last
-        folders as tell two compared files apart (a/results.json vs b/results.json)."""
+        """For running titles: the versions' names, else file names without folders, or
+        with as many of their last folders as tell two compared files apart
+        (a/results.json vs b/results.json)."""
+        if self.names and self.names != ("initial", "optimized"):
+            return f"{self.names[0]} vs {self.names[1]}"
         if self.compared:
             parts = [Path(path).parts for path in self.compared]
             depth = 1
@@ -185,6 +191,11 @@ class Results:
     def unpaired_share(self) -> float:
         """The share of the benchmarks named in the files that were not compared."""
         return unpaired_share(self.unpaired, len(self.benchmarks))
+
+    @property
+    def named(self) -> tuple[str, str]:
+        """The versions' names: (baseline, other), initial and optimized unless named."""
+        return self.source.names or ("initial", "optimized")
 
     @property
     def failed(self) -> tuple[BenchmarkResult, ...]:

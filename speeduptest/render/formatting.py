@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ from speeduptest.model.wording import percent_level as level
 from speeduptest.notices import elide
 
 if TYPE_CHECKING:
-    from speeduptest.model.results import BenchmarkResult, Results
+    from speeduptest.model.results import BenchmarkResult, Results, Unpaired
     from speeduptest.model.versions import VersionStanding
 
 
@@ -104,8 +104,10 @@ def _pair_answer(results: Results) -> str:
     if calls is None or not calls.total:
         return "No benchmark could be analysed."
     geometric = overall.geometric_mean
+    baseline, other = (elide(name) for name in results.named)
+    than = "" if results.named == ("initial", "optimized") else f" than {baseline}"
     if geometric is None:
-        head = "optimized against initial"
+        head = f"{other} against {baseline}"
     else:
         figures = (f"geometric mean of the speedups {speedup(geometric.value)}, "
                    f"{level(geometric.confidence)} CI "
@@ -117,12 +119,12 @@ def _pair_answer(results: Results) -> str:
                         f"{POPULATION_INTERVAL_COVERS}")
         words, band = change_words(geometric.value), threshold(calls.threshold)
         head = {
-            "faster": f"optimized is {words} overall ({figures})",
-            "slower": f"optimized is {words} overall ({figures})",
+            "faster": f"{other} is {words}{than} overall ({figures})",
+            "slower": f"{other} is {words}{than} overall ({figures})",
             "unchanged": f"no overall change beyond the {band} threshold ({figures})",
         }.get(overall.call or "", f"no overall change is established ({figures})")
         if overall.call == "uncertain" and (geometric.low > 1 or geometric.high < 1):
-            head = (f"optimized is {words} overall, but not clearly beyond the {band} "
+            head = (f"{other} is {words}{than} overall, but not clearly beyond the {band} "
                     f"threshold ({figures})")
         weighted = overall.mean.speedup
         if (overall.call in ("faster", "slower") and weighted is not None
@@ -135,8 +137,24 @@ def _pair_answer(results: Results) -> str:
     failed = f"; {len(results.failed)} not analysed (errors)" if results.failed else ""
     method = ("" if calls.correction == "none" or calls.total == 1
               else f", {CORRECTION_LABELS[calls.correction].split(' (')[0]}")
-    return (f"{head[0].upper()}{head[1:]}; {counts} of {plural(calls.total, 'benchmark')} "
-            f"(threshold {threshold(calls.threshold)}{method}){failed}.")
+    if not than or not head.startswith(other):  # (a version's name is written as given)
+        head = head[0].upper() + head[1:]
+    return (f"{head}; {counts} of {plural(calls.total, 'benchmark')} "
+            f"(threshold {threshold(calls.threshold)}{method}){failed}."
+            + not_compared(results.unpaired))
+
+
+def not_compared(unpaired: Sequence[Unpaired]) -> str:
+    """What the answer leaves out: the benchmarks of each file without a counterpart, with
+    the likely ones (" Not compared: …"; "" when every benchmark paired)."""
+    if not unpaired:
+        return ""
+    parts = [f"{plural(len(group.names), 'benchmark')} of {elide(group.file)} (not in "
+             f"{elide(group.other)})" for group in unpaired]
+    guesses = [f"{elide(name)} → {elide(close)}" for group in unpaired[:1]
+               for name, close in group.suggestions()[:3]]
+    return (" Not compared, no counterpart by name: " + "; ".join(parts)
+            + (f" (did you mean {', '.join(guesses)}?)" if guesses else "") + ".")
 
 
 @dataclass(frozen=True)
@@ -206,7 +224,7 @@ def _versions_answer(results: VersionsResults) -> str:
                  "than it")
     return (f"{text} (geometric means of the speedups over "
             f"{plural(len(results.common), 'benchmark')}, threshold "
-            f"{threshold(results.settings.threshold)}).")
+            f"{threshold(results.settings.threshold)})." + not_compared(results.unpaired))
 
 
 def time_scale(unit: str | None, magnitude: float) -> TimeScale:

@@ -299,7 +299,8 @@ def _document(results: Results) -> dict[str, Any]:
     settings = results.settings
     return {
         "tool": {"name": "speeduptest", "version": results.tool_version},
-        "input": ({"compared": list(results.source.compared)} if results.source.compared
+        "input": ({"compared": list(results.source.compared),
+                   "names": list(results.named)} if results.source.compared
                   else {"config": results.source.label}),
         "settings": settings_dict(settings),
         "benchmarks": None,

@@ -250,7 +250,10 @@ def render_markdown(results: Results | VersionsResults) -> str:
     if isinstance(results, VersionsResults):
         return _versions_markdown(results)
     calls = results.overall.calls
-    lines = ["### speeduptest: is the optimized version faster?", "",
+    baseline, other = (elide(name) for name in results.named)
+    question = ("is the optimized version faster?" if results.named == ("initial", "optimized")
+                else f"is {other} faster than {baseline}?")
+    lines = [f"### speeduptest: {question}", "",
              _bold_answer(answer_sentence(results))]
     if calls is not None and calls.total:
         counts = [f"{CALL_MARKS[name].split()[0]} {getattr(calls, name)} {name}"

@@ -100,7 +100,7 @@ def _interval_note(results: Results) -> str | None:
     pairs = ("pairs of top-level units" if any(b.design for b in results.analysed)
              else "run pairs")
     return (f"Interval: of the speedup of the means, {names}, {at}{corrected}; "
-            f"P(faster): share of {pairs} in which optimized is faster.")
+            f"P(faster): share of {pairs} in which {elide(results.named[1])} is faster.")
 
 
 def render_terminal(results: Results | VersionsResults, formats: tuple[str, ...] = ()) -> str:
