@@ -38,7 +38,15 @@ from typing import Literal
 
 import numpy as np
 
-from speeduptest.inputs.readers import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
+from speeduptest.inputs.readers import (
+    go_bench,
+    google_benchmark,
+    hyperfine,
+    jmh,
+    long_csv,
+    pyperf,
+    rebench,
+)
 from speeduptest.inputs.readers.common import InputError, SourceFile, bounded, csv_sample, named
 from speeduptest.inputs.samples import (
     MAX_NAME,
@@ -65,6 +73,9 @@ class ReadOptions:
     #: The samples are to be resampled by the hierarchical bootstrap (an analysis): one too
     #: unbalanced to be resampled within bounds is an error (``speeduptest plan`` reads them).
     bootstrap: bool = True
+    #: The metric of Go benchmark results to compare, by its unit as written (``B/op``,
+    #: ``allocs/op``, ``MB/s``, a ``b.ReportMetric`` unit); None: the time per call.
+    metric: str | None = None
 
 
 DEFAULT_OPTIONS = ReadOptions()
@@ -214,6 +225,8 @@ def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> Source
         if long_csv.looks_like(text):
             return long_csv.parse(text, path)
         return SourceFile(path, "sample", (csv_sample(text, path),))
+    if go_bench.looks_like(text):
+        return go_bench.parse(text, path, options.metric)
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 
