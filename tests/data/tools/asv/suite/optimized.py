@@ -19,8 +19,8 @@ def time_join():
 
 
 class TimeSort:
-    params = [[100, 10000], ["list", "tuple"]]
-    param_names = ["size", "kind"]
+    params = [[100, 10000], ["list", "tuple"]]  # noqa: RUF012 (asv reads these)
+    param_names = ["size", "kind"]  # noqa: RUF012
 
     def setup(self, size, kind):
         data = [(i * 7919) % size for i in range(size)]
