@@ -216,9 +216,10 @@ def parse(text: str, path: str, metric: str | None = None) -> SourceFile:
                 f"benchmark {named(name)}: {len(fields)} fields; a result line is NAME "
                 "ITERATIONS then pairs VALUE UNIT (the line is cut?)", number)
             continue
-        count = int(iterations)
+        count = int(iterations) if len(iterations) <= 18 else 0
         if count == 0:
-            benchmark.errors.add(f"benchmark {named(name)}: 0 iterations", number)
+            benchmark.errors.add(f"benchmark {named(name)}: {quote(iterations)} is not a "
+                                 "count of iterations (1 or more)", number)
             continue
         benchmark.iterations.append(count)
         _metric_value(benchmark, pairs, number, metric)
