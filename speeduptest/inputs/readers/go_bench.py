@@ -185,7 +185,6 @@ def parse(text: str, path: str, metric: str | None = None) -> SourceFile:
     benchmarks: dict[tuple[str, str], _Benchmark] = {}
     failed: dict[tuple[str, str], int] = {}
     notices: list[Notice] = []
-    file_errors = ErrorList(path)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -233,8 +232,6 @@ def parse(text: str, path: str, metric: str | None = None) -> SourceFile:
             f"benchmark {named(benchmarks[key].name)} failed (--- FAIL): its results are "
             "not used", number)
     if not benchmarks:
-        if file_errors:
-            return SourceFile(path, "Go", (), errors=file_errors.result())
         return SourceFile(path, "Go", (), problem=(
             "holds no Go benchmark result line (BenchmarkName ITERATIONS VALUE ns/op …): was "
             "it written by go test -bench?"))
@@ -296,8 +293,7 @@ def parse(text: str, path: str, metric: str | None = None) -> SourceFile:
                              benchmark.errors, notes)
         samples.append(sample if _is_time(unit) or rate
                        else dataclasses.replace(sample, unit=None))
-    return SourceFile(path, "Go", tuple(samples), errors=file_errors.result(),
-                      notices=tuple(notices))
+    return SourceFile(path, "Go", tuple(samples), notices=tuple(notices))
 
 
 __all__ = ["SECONDS", "TIME_PER_OP", "looks_like", "parse"]
