@@ -210,6 +210,15 @@ def test_criterion_base_copied_from_new_is_a_warning(tmp_path):
     assert "sort/100 (base)" in notice.message and "--baseline base" in notice.advice
 
 
+def test_criterion_named_baselines_are_versions_between_base_and_new(tmp_path):
+    folder = tmp_path / "criterion"
+    shutil.copytree(CRITERION / "sort", folder / "sort")
+    shutil.copytree(folder / "sort/100/base", folder / "sort/100/before")
+    source = read_source(folder)
+    assert [s.label for s in source.samples] == [
+        "base/sort/100", "base/sort/2000", "before/sort/100", "new/sort/100", "new/sort/2000"]
+
+
 def test_criterion_damaged_sample_file_is_an_error_of_that_run(tmp_path):
     folder = tmp_path / "criterion"
     shutil.copytree(CRITERION, folder)

@@ -46,7 +46,7 @@ from speeduptest.notices import Notice, first_names
 #: Folders of a benchmark folder that are not runs.
 _NOT_RUNS = ("change", "report")
 #: Names looked at in a folder, at most: a folder of more is not searched whole.
-MAX_ENTRIES = 200_000
+MAX_ENTRIES = 100_000
 #: Folders below the one given, at most (group / function / parameter / run is 4).
 MAX_DEPTH = 16
 
