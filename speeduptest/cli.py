@@ -218,6 +218,7 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
                         help="which time of Google Benchmark files to compare: wall-clock "
                              "(real, the default) or CPU time")
+    _add_metric_option(parser)
     parser.add_argument("--threshold", type=_threshold, default=defaults.threshold,
                         help="practical threshold τ of the calls: a change whose interval "
                              "lies within ±τ is 'unchanged', and only one beyond it is "
@@ -345,6 +346,14 @@ def _positive(text: str) -> float:
     return value
 
 
+def _add_metric_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--metric", metavar="UNIT", default=None,
+                        help="which metric of Go benchmark results (go test -bench) to "
+                             "compare, by its unit as written: B/op, allocs/op, MB/s (read "
+                             "as time per MB), or a unit of b.ReportMetric; default: the "
+                             "time per call (ns/op)")
+
+
 def build_plan_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="speeduptest plan",
@@ -362,6 +371,7 @@ def build_plan_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=_positive, default=None,
                         help="time available, in the unit of the costs: prints how many "
                              "top-level units it buys")
+    _add_metric_option(parser)
     parser.add_argument("--warmup", type=_warmup, default=Settings().warmup,
                         metavar="auto|none|N",
                         help="what to leave out of each invocation before planning, as the "
@@ -384,7 +394,8 @@ def _plan(args: argparse.Namespace) -> int:
 
     file, name = split_reference(args.sample, Path())
     # (plan never resamples: a design too unbalanced to bootstrap is still planned)
-    sample = select(read_source(file, options=ReadOptions(bootstrap=False)), name)
+    sample = select(read_source(file, options=ReadOptions(bootstrap=False, metric=args.metric)),
+                    name)
     if not sample.ok or sample.data is None:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]
@@ -599,7 +610,7 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
-    options = ReadOptions(time=args.time)
+    options = ReadOptions(time=args.time, metric=args.metric)
     experiment = (compared_experiment(args.files, args.baseline, options, args.names)
                   if comparing
                   else read_experiment(args.config, args.baseline, SampleFiles(options, fetch)))
