@@ -1,5 +1,6 @@
 """Two-sample Kolmogorov–Smirnov test of the median-centred samples, over rows of pairs of
-samples.
+samples (Smirnov 1939, "On the estimation of the discrepancy between empirical curves of
+distribution for two independent samples", Bulletin mathématique de l'Université de Moscou 2).
 
 The Speedup-Test (Touati, Worms and Briais 2013, section 5) applies it to X − med(X) and
 Y − med(Y): rejecting means that the two distributions differ by more than a location shift, so

@@ -7,7 +7,7 @@ operation by operation over the rows: the coefficients of the order statistics, 
 that depend only on them, once per sample size (cached); the sums over the data as sequential
 running sums (``np.cumsum``, the order of the C loop); the logarithms and exponentials of the
 p-value through ``math`` (the C library that scipy's code calls). The numbers are scipy's, bit
-for bit (tests/stats/test_tests.py), and R's to 1e-6 (tests/stats/test_against_r.py).
+for bit (tests/stats/test_protocol_tests.py), and R's to 1e-6 (tests/stats/test_against_r.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The tests on means and variances, over rows of pairs of samples: the F-test of equal
-variances and the two-sample t-tests (Student's pooled and Welch's).
+variances and the two-sample t-tests, Student's pooled one (Student 1908, "The probable error
+of a mean", Biometrika 6(1)) and Welch's (Welch 1947, "The generalization of 'Student's'
+problem when several different population variances are involved", Biometrika 34(1–2), with
+Satterthwaite's degrees of freedom, 1946).
 
 Both read the samples through their moments (:class:`Moments`: size, mean, variance), which the
 protocol computes once for both tests and both directions (as ``scipy.stats.ttest_ind_from_stats``

@@ -1,11 +1,13 @@
 """Wilcoxon–Mann–Whitney rank-sum test of two samples, over rows of pairs of samples.
 
-W = #{x_i > y_j} + ½ #{x_i = y_j}, the Mann–Whitney U of x (Mann and Whitney 1947). Its exact
-null distribution when both samples have fewer than 50 values and the pooled sample has no ties;
-otherwise the normal approximation with tie and continuity correction (Hollander and Wolfe 1973,
-"Nonparametric statistical methods", section 4.1), as R's ``wilcox.test``
-(tests/stats/test_against_r.py). The ranks come from the sorted pooled rows in integer
-arithmetic; the exact tail probabilities are cached per pair of sizes.
+W = #{x_i > y_j} + ½ #{x_i = y_j}, the Mann–Whitney U of x (Wilcoxon 1945, "Individual
+comparisons by ranking methods", Biometrics Bulletin 1(6); Mann and Whitney 1947, "On a test of
+whether one of two random variables is stochastically larger than the other", Annals of
+Mathematical Statistics 18(1)). Its exact null distribution when both samples have fewer than
+50 values and the pooled sample has no ties; otherwise the normal approximation with tie and
+continuity correction (Hollander and Wolfe 1973, "Nonparametric statistical methods", section
+4.1), as R's ``wilcox.test`` (tests/stats/test_against_r.py). The ranks come from the sorted
+pooled rows in integer arithmetic; the exact tail probabilities are cached per pair of sizes.
 """
 
 from __future__ import annotations
