@@ -478,6 +478,21 @@ def test_both_ways_is_two_calls(n: int, m: int) -> None:
                                                     run_tests_batched(y, x)))
 
 
+def test_the_tests_import_nothing_of_scipy_stats():
+    """Shapiro–Wilk is AS R94 written out (scipy.stats.shapiro was the one reason to import
+    scipy.stats, 0.35-0.45 s, for the protocol of a single pair through the Python API)."""
+    import subprocess
+    import sys
+
+    check = ("import sys; import numpy as np; from speeduptest import analyse_pair; "
+             "from speeduptest.stats.omnibus import choose_omnibus; "
+             "x = np.linspace(1, 2, 12); analyse_pair(x, x[::-1] ** 1.1); "
+             "choose_omnibus([x, x * 1.1, x ** 2]); print('scipy.stats' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False"], done.stderr
+
+
 # ------------------------------------------------------------------------ degenerate rows
 
 
