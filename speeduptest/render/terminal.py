@@ -17,6 +17,7 @@ from speeduptest.render.formatting import (
     change,
     elide,
     elide_message,
+    gain,
     interval,
     plural,
     speedup,
@@ -38,10 +39,6 @@ def verdict_mark(verdict: str, reverse: str | None) -> str:
     return "slower" if reverse == "significant" else VERDICT_MARK[verdict]
 
 
-def _gain(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.1%}"
-
-
 def _proportion_line(label: str, figure: OverallFigure) -> str:
     proportion = figure.proportion
     if proportion is None or proportion.total == 0 or proportion.ci is None:
@@ -50,8 +47,12 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
     line = (f"  {label}: {proportion.accelerated}/{proportion.total} accelerated "
             f"({proportion.proportion:.1%}), {proportion.confidence:.0%} CI "
             f"[{low:.1%}, {high:.1%}]")
-    if not proportion.ci_valid:
-        line += " (interval may be inaccurate: too few benchmarks)"
+    if not proportion.ci_valid:  # (b·C·(1 − C) too small for its normal approximation)
+        few = (f"only {proportion.accelerated} accelerated"
+               if proportion.accelerated <= proportion.total - proportion.accelerated
+               else f"only {proportion.total - proportion.accelerated} not accelerated")
+        line += (f" (approximate: {few} of {proportion.total}, too few for the interval's "
+                 "normal approximation)")
     return line
 
 
@@ -76,13 +77,16 @@ def _benchmark_lines(results: Results) -> list[str]:
         verdicts = (verdict_mark(analysis.mean.verdict, reverse and reverse.mean.verdict),
                     verdict_mark(analysis.median.verdict, reverse and reverse.median.verdict))
         probability = analysis.probability_faster
+        # A call that differs from a significant verdict says why, in place.
+        why = (f"  (significant, but within the ±{threshold(call.threshold)} threshold)"
+               if call.call == "unchanged" and {"faster", "slower"} & set(verdicts) else "")
         lines.append(
             f"  {call.call:<9}  {names[id(benchmark)]:<{width}}  "
             f"{change(analysis.speedup.mean):>{shift}}  "
             f"{interval(call.low, call.high, call.threshold):<19}  "
             + (f"{percent_level(call.confidence):>8}  " if per_row else "") +
             f"{'—' if probability is None else f'{probability:.0%}':>9}  "
-            f"{verdicts[0]} / {verdicts[1]}")
+            f"{verdicts[0]} / {verdicts[1]}{why}")
     return lines
 
 
@@ -121,15 +125,19 @@ def render_terminal(results: Results | VersionsResults, formats: tuple[str, ...]
             lines.append(note)
     lines += [
         "",
-        f"Speedup-Test protocol, α = {results.settings.alpha:g} "
-        f"({plural(len(results.benchmarks), 'benchmark')}, {analysed} analysed, {failed} with "
-        "errors):",
+        f"Speedup-Test figures (the paper's one-sided protocol, per benchmark, uncorrected; "
+        f"α = {results.settings.alpha:g}; {plural(len(results.benchmarks), 'benchmark')}, "
+        f"{analysed} analysed, {failed} with errors). Its counts differ from the calls: each "
+        "benchmark is tested alone, with no threshold and no correction for the number of "
+        "benchmarks.",
         "  Overall speedup (weighted, Σ W·ET(initial) / Σ W·ET(optimized)):",
     ]
     for name in ("mean", "median", "min"):
         figure = getattr(overall, name)
         caveat = " (not a reproducible statistic)" if name == "min" else ""
-        lines.append(f"    {name:<6} {speedup(figure.speedup):>9}  gain {_gain(figure.gain)}"
+        said = gain(figure.gain, figure.speedup)  # (a large slowdown reads as a factor)
+        lines.append(f"    {name:<6} {speedup(figure.speedup):>9}  "
+                     f"{'gain ' if said[0] in '+−—' else ''}{said}"
                      f"{caveat}")
     if overall.mean.interval is not None:
         aggregate = overall.mean.interval
