@@ -404,9 +404,9 @@ def bartlett(groups: Sequence[np.ndarray]) -> BartlettResult:
 # = k(k − 1)·Φ̄(w/√2), and the ratio of the two tends to 1 in the tail (two normals far apart
 # leave the others between them). So log P(R > w) = log(k(k − 1)) + log Φ̄(w/√2) + r(w): the
 # first two terms are exact at any w (scipy's erfcx: no underflow), and r, a smooth function
-# that falls from −log(k(k − 1)/2) at 0 to 0 (|r| < 1e-17 from w = 22 on, as Φ̄(w/√6)), is
-# tabulated once per k by Chebyshev interpolation of its own quadrature (absolute error below
-# 1e-14).
+# that rises from −log(k(k − 1)/2) at 0 to 0 (as −Φ̄(w/√6): for k ≤ 10, |r| < 1e-17 from
+# w = 22 on and 1e-21 at 24), is tabulated once per k by Chebyshev interpolation of its own
+# quadrature (absolute error below 1e-14 up to k = 52).
 #
 # The scale. P(Q > q) = ∫ f(u) P(R > q·eᵘ) du over u = log s, whose density f is known exactly.
 # The logarithm of the integrand is concave (f and the range's survival function are both
@@ -416,7 +416,7 @@ def bartlett(groups: Sequence[np.ndarray]) -> BartlettResult:
 # a rule fixed on the density alone would miss: that was the error of earlier versions below
 # about 1e-50.
 
-#: r(w) is tabulated on these pieces of [0, 24]; 0 beyond (|r(24)| < 1e-21).
+#: r(w) is tabulated on these pieces of [0, 24]; 0 beyond.
 _RANGE_PIECES = ((0.0, 2.0), (2.0, 4.0), (4.0, 7.0), (7.0, 11.0), (11.0, 16.0), (16.0, 24.0))
 _RANGE_DEGREE = 28
 _RANGE_TOP = 24.0
@@ -622,10 +622,10 @@ def _log_sf_and_slope(q: np.ndarray, k: int, df: np.ndarray, peaks: np.ndarray |
         peaks[finite] = peak
     low, high = _level_points(peak, top, curvature, q, df, k)
     spread = 1 / np.sqrt(-curvature)
-    # Panels of at most 1.5 spreads of the peak, and at most 0.75 wide for the long left tail
-    # of small df (the density falls there as s^df only).
-    panels = np.maximum(4, np.ceil((high - low) / np.minimum(1.5 * spread, 0.75))).astype(int)
-    x, weights = _legendre_nodes(10)
+    # Panels of 16 nodes, at most 3 spreads of the peak wide, and at most 1.5 for the long
+    # left tail of small df (the density falls there as s^df only).
+    panels = np.maximum(2, np.ceil((high - low) / np.minimum(3 * spread, 1.5))).astype(int)
+    x, weights = _legendre_nodes(16)
     owner_panel = np.repeat(np.arange(q.size), panels)
     index = np.arange(owner_panel.size) - np.repeat(np.cumsum(panels) - panels, panels)
     width = ((high - low) / panels)[owner_panel]
@@ -662,15 +662,16 @@ def studentized_range_sf(q: float, k: int, df: float) -> float:
     Q = R / s with R the range of k independent N(0, 1) and s = √(χ²_df / df):
     P(Q > q) = E P(R > q·s). The range's survival function is its sum over pairs times a
     tabulated correction, and the expectation over s a Gauss–Legendre rule placed where the
-    integrand is, for each q (the method: the comment above this function in the source).
-    Relative error below 1e-11 from the body down to p-values of 1e-300, for k = 3…10 and
-    df = 2…∞, against a 30-digit mpmath integral (tests/fixtures/studentized_range_reference
-    .json; ``python benchmarks/studentized_range_accuracy.py``); exactly the t distribution's
-    2·P(T > q/√2) for k = 2, to 1e-13. Below 1e-308 a double holds fewer digits
+    integrand is, for each q (the method: the comment at the head of this section of the
+    source). Relative error below 1e-12 from the body down to p-values of 1e-295, for
+    k = 3…10 and df = 2…∞, against a high-precision mpmath integral
+    (tests/fixtures/studentized_range_reference.json;
+    ``python benchmarks/studentized_range_accuracy.py``), and for k = 2 the t distribution's
+    2·P(T > q/√2) to 1e-11 down to 1e-300. Below 2.2e-308 a double holds fewer digits
     (:func:`studentized_range_logsf` does not underflow). R's ``ptukey`` computes
-    1 − P(Q ≤ q), which cannot go below about 1e-16 and is less accurate in the far tail with
-    few degrees of freedom; scipy's ``studentized_range`` is slower (~15 ms a p-value) and
-    drifts at large df (1e-3 relative at df = 10⁵).
+    1 − P(Q ≤ q), rounding noise below about 1e-14, and is less accurate in the far tail
+    with few degrees of freedom; scipy's ``studentized_range`` is slower (~15 ms a p-value)
+    and drifts at large df (1e-3 relative at df = 10⁵).
     """
     if not q > 0:
         return 1.0
@@ -714,7 +715,8 @@ def _isf(p: np.ndarray, k: int, df: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             candidate = np.where(usable, q[active] * np.exp(
                 -gap / np.where(usable, elasticity, -1.0)), math.nan)
-            converged = np.abs(candidate - q[active]) <= 1e-9 * q[active]  # then ~1e-16 off
+            # Newton's error squares at each step: a step of 1e-7 leaves ~1e-14.
+            converged = np.abs(candidate - q[active]) <= 1e-7 * q[active]
         result[active[converged]] = candidate[converged]
         outside = ~((low[active] < candidate) & (candidate < high[active]))
         fallback = np.where(np.isinf(high[active]), 2 * q[active],
