@@ -17,7 +17,8 @@ the manner of :mod:`speeduptest.stats.stattests`: statistic, degrees of freedom,
 
 All numbers agree with R (``aov``, ``oneway.test``, ``kruskal.test``, ``bartlett.test``,
 ``TukeyHSD``, ``pairwise.t.test``, ``pairwise.wilcox.test``, ``ptukey``/``pnorm``/``pt`` with
-``p.adjust``; see ``tests/fixtures/generate_version_cases.R``).
+``p.adjust``; see ``tests/fixtures/generate_version_cases.R``), except the studentized range's
+far tail, where ``ptukey`` loses its digits (an mpmath reference there).
 
 The studentized range distribution (Tukey HSD, Games–Howell) is computed here rather than with
 ``scipy.stats.studentized_range``, whose adaptive double integral costs ~15 ms per p-value and
