@@ -564,7 +564,10 @@ def _scale_peak(q: np.ndarray, df: np.ndarray, k: int, start: np.ndarray | None 
     kept in a bracket, from ``start`` if given (the peak of a nearby q). Otherwise from where
     the peak is near: u = 0 (s = 1) while q is moderate, w = q·eᵘ = √(2 df) when q is
     large."""
-    u = np.minimum(0.0, np.log((np.sqrt(2 * df) + 1) / q)) if start is None else start
+    if start is None:
+        with np.errstate(over="ignore"):  # q below 1e-300: the peak is at u = 0
+            start = np.minimum(0.0, np.log((np.sqrt(2 * df) + 1) / q))
+    u = start
     low, high = np.full_like(u, -np.inf), np.full_like(u, np.inf)
     for attempt in range(100):
         h, h1, h2, _ = _scale_terms(u, q, df, k)

@@ -69,7 +69,8 @@ def test_p_values_agree_with_the_mpmath_reference_down_to_1e_300(k):
 def test_two_means_are_the_t_distribution_in_the_far_tail(df):
     """k = 2: Q = √2·|T| exactly, so P(Q > q) = 2·P(T > q/√2), here down to 1e-300."""
     t = np.geomspace(0.01, 1e150, 400)
-    expected = np.log(2 * special.stdtr(df, -t))
+    with np.errstate(divide="ignore"):  # where the t distribution's tail underflows
+        expected = np.log(2 * special.stdtr(df, -t))
     kept = expected > math.log(1e-300)
     actual = omnibus.studentized_range_logsf(math.sqrt(2) * t[kept], 2, np.full(kept.sum(), df))
     assert np.abs(np.expm1(actual - expected[kept])).max() < 1e-11
