@@ -144,7 +144,7 @@ def variance(value: float | None, scale: TimeScale, digits: int = 4) -> str:
 def p_value(value: float | None) -> str:
     if value is None:
         return "not computed"
-    if value == 0:
+    if value < 1e-300:  # (subnormal doubles hold fewer digits than they would show)
         return "< 1e-300"
     return f"{value:.3g}"
 
