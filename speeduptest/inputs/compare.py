@@ -130,9 +130,11 @@ def _unpaired(group: Unpaired | None) -> Notice | None:
     )
 
 
-def pair_files(initial: str, optimized: str, options: ReadOptions = DEFAULT_OPTIONS
-               ) -> Pairing:
-    """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs."""
+def pair_files(initial: str, optimized: str, options: ReadOptions = DEFAULT_OPTIONS,
+               names: tuple[str, str] | None = None) -> Pairing:
+    """Pair the benchmarks of two result files. Raises ``ConfigError`` when nothing pairs.
+    ``names``: the versions' names, for what is said of the benchmarks that do not pair
+    (default: the arguments)."""
     initial_path, initial_source, initial_samples = _side(initial, options)
     optimized_path, optimized_source, optimized_samples = _side(optimized, options)
     sources = {file_key(initial_path): initial_source, file_key(optimized_path): optimized_source}
@@ -163,11 +165,12 @@ def pair_files(initial: str, optimized: str, options: ReadOptions = DEFAULT_OPTI
         _spec(sample.name, (initial_path, sample), (optimized_path, by_name[sample.name]))
         for sample in initial_samples if sample.name in by_name)
     initial_names = {sample.name for sample in initial_samples}
+    said = names or (initial, optimized)
     only_initial = [s.name for s in initial_samples if s.name not in by_name]
     only_optimized = [s.name for s in optimized_samples if s.name not in initial_names]
     groups = tuple(group for group in (
-        _unpaired_group(only_initial, initial, optimized, only_optimized),
-        _unpaired_group(only_optimized, optimized, initial, only_initial)) if group)
+        _unpaired_group(only_initial, *said, only_optimized),
+        _unpaired_group(only_optimized, *said[::-1], only_initial)) if group)
     if not specs:
         raise ConfigError(f"{initial} and {optimized} have no benchmark name in common."
                           + (_guesses(groups[0]) if groups else ""))
@@ -296,6 +299,7 @@ def _without(names: list[str], baseline: str, version: str, guesses: str) -> Not
 
 def match_files(references: Sequence[str], baseline: int,
                 options: ReadOptions = DEFAULT_OPTIONS, sources: dict | None = None,
+                names: Sequence[str] | None = None,
                 ) -> tuple[tuple[Benchmark, ...], tuple[Notice, ...], dict,
                            tuple[Unpaired, ...]]:
     """The benchmarks of several result files, matched by name with the baseline's (see the
@@ -344,19 +348,19 @@ def match_files(references: Sequence[str], baseline: int,
         raise ConfigError(f"{references[baseline]} (the baseline) has no benchmark name in "
                           "common with the other files")
     base_names = {sample.name for sample in base_samples}
+    said = list(names or references)  # (what is said of the benchmarks that do not match)
     groups = []
-    for position, (reference, (_, _, samples)) in enumerate(zip(references, sides,
-                                                                strict=True)):
+    for position, (_, _, samples) in enumerate(sides):
         if position == baseline:
             continue
         missing = [s.name for s in base_samples if s.name not in by_name[position]]
         extra = [s.name for s in samples if s.name not in base_names]
-        lacking = _unpaired_group(missing, references[baseline], reference, extra)
+        lacking = _unpaired_group(missing, said[baseline], said[position], extra)
         if lacking is not None:
             groups.append(lacking)
-            notices.append(_without(missing, references[baseline], reference,
+            notices.append(_without(missing, said[baseline], said[position],
                                     _guesses(lacking)))
-        group = _unpaired_group(extra, reference, references[baseline], missing)
+        group = _unpaired_group(extra, said[position], said[baseline], missing)
         if group is not None:
             groups.append(group)
             notices.append(_unpaired(group))
@@ -396,14 +400,15 @@ def compared_experiment(references: Sequence[str], baseline: str | None = None,
     files = SampleFiles(options)
     origin = Origin("compare", references=tuple(references))
     if len(references) == 2:
-        pairing = pair_files(references[chosen], references[1 - chosen], options)
+        pairing = pair_files(references[chosen], references[1 - chosen], options,
+                             (names[chosen], names[1 - chosen]))
         check_distinct(references)  # (once their files' own problems are said)
         for key, source in pairing.sources.items():
             files.add(key, source)
         return Experiment(tuple(names), chosen, tuple(
             _pair_benchmark(spec, chosen) for spec in pairing.specs), origin, files,
             pairing.notices, unpaired=pairing.unpaired)
-    rows, notices, sources, unpaired = match_files(references, chosen, options, sources)
+    rows, notices, sources, unpaired = match_files(references, chosen, options, sources, names)
     check_distinct(references)  # (once their files' own problems are said)
     for key, source in sources.items():
         files.add(key, source)
