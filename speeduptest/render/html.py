@@ -267,15 +267,19 @@ def distribution_uri(benchmark: BenchmarkResult, placed: bool = False) -> str:
         DISTRIBUTION_PDF_HEIGHT if placed else DISTRIBUTION_HEIGHT, titles=not placed))
 
 
-def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
-    """The overview of verdicts and the forest plot of the calls, as data URIs."""
-    overview = figures.speedup_overview_figure(results.benchmarks)
+def draw_forest(results: Results) -> tuple[ForestImage, ...]:
+    """The forest plot of the calls, as data URIs (one per figure)."""
     calls = results.overall.calls
     parts = figures.forest_figures(results.benchmarks, results.overall.geometric_mean,
                                    calls.threshold if calls else results.settings.threshold)
-    return (_data_uri(overview) if overview else None,
-            tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
-                  for part in parts))
+    return tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
+                 for part in parts)
+
+
+def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
+    """The overview of verdicts and the forest plot of the calls, as data URIs."""
+    overview = figures.speedup_overview_figure(results.benchmarks)
+    return _data_uri(overview) if overview else None, draw_forest(results)
 
 
 def draw_distributions(results: Results, indices: Iterable[int],
@@ -1048,3 +1052,23 @@ def render_version_reports(
         files["benchmarks.pdf"] = join_and_number([pdfs["benchmarks"]
                                                    for _, pdfs in part_outputs])
     return files
+
+
+# ------------------------------------------------------------------ notebooks
+
+
+def notebook_html(results: Results | VersionsResults) -> str:
+    """What a result shows in a notebook: its answer sentence and its forest plot, as one
+    block of HTML with the figures inline (templates/notebook.html). Jupyter shows it for a
+    result on its own (``Results._repr_html_``, wired by the package: see
+    speeduptest/model/display.py); elsewhere, or to show it explicitly::
+
+        from IPython.display import HTML
+        from speeduptest.render.html import notebook_html
+        HTML(notebook_html(results))
+    """
+    several = isinstance(results, VersionsResults)
+    return environment().get_template("notebook.html").render(
+        results=results, answer=answer_sentence(results), several=several,
+        forest=_forest(results) if several else None,
+        parts=() if several else draw_forest(results))
