@@ -5,7 +5,7 @@ Python API: ``analyse_pair(initial, optimized, alpha=…)`` for one pair of arra
 optimized, Settings(…))`` for two result files of a benchmark tool; ``Results`` has
 ``to_dataframe()``. In steps: ``read_experiment(path)`` or ``compared_experiment([a, b, …])``
 give the ``Experiment`` (versions × benchmarks, as read), and ``analyse(experiment,
-Settings(…))`` its results.
+Settings(…))`` its results. In a notebook a result shows its answer and forest plot.
 """
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
