@@ -6,11 +6,12 @@
   "use strict";
   var collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
 
-  function setUp(table) {
+  function setUp(tools) {
+    var table = document.querySelector(tools.getAttribute("data-table"));
+    if (!table) { return; }
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var headers = Array.prototype.slice.call(table.querySelectorAll("th[data-sort]"));
-    var tools = document.getElementById(table.getAttribute("data-tools"));
     var position = new Map(rows.map(function (row, i) { return [row, i]; }));
 
     /* A row's value for a key: a number, a string, or null (missing: always last). */
@@ -51,7 +52,6 @@
       });
     });
 
-    if (!tools) { return; }
     var call = tools.elements.call, name = tools.elements.name;
     var shown = tools.querySelector(".shown");
 
@@ -75,5 +75,5 @@
     filter();
   }
 
-  document.querySelectorAll("table[data-tools]").forEach(setUp);
+  document.querySelectorAll("form.table-tools[data-table]").forEach(setUp);
 })();

@@ -139,7 +139,7 @@ class Opened:
     def rows(self, table: str) -> list[dict[str, str]]:
         """The shown rows of a table, in order: their data- attributes."""
         return self.page.eval_on_selector_all(
-            f"#{table} tbody tr:not([hidden])",
+            f"{table} tbody tr:not([hidden])",
             "rows => rows.map(row => Object.fromEntries([...row.attributes]"
             ".filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))")
 
@@ -217,8 +217,8 @@ def test_forest_plot_is_visible(two, three, opened):
 
 def test_sorting_follows_the_data_attributes(two, opened):
     page = opened(two / "global.html")
-    table = page.page.locator("#benchmark-table")
-    rendered = page.rows("benchmark-table")
+    table = page.page.locator("table.summary")
+    rendered = page.rows("table.summary")
     assert len(rendered) == 11
     # The rows' values are the model's (results.json), to the last digit.
     data = {b["name"]: b for b in json.loads((two / "results.json").read_text())["benchmarks"]}
@@ -233,11 +233,11 @@ def test_sorting_follows_the_data_attributes(two, opened):
         header.get_by_role("button").click()
         expect(header).to_have_attribute("aria-sort",
                                          "descending" if descending else "ascending")
-        assert names(page.rows("benchmark-table")) == expected_order(
+        assert names(page.rows("table.summary")) == expected_order(
             rendered, key, numeric, descending), heading
 
     click("Change (mean)", "speedup", True, True)  # first click: the fastest first
-    speedups = [float(row["speedup"]) for row in page.rows("benchmark-table")]
+    speedups = [float(row["speedup"]) for row in page.rows("table.summary")]
     assert speedups == sorted(speedups, reverse=True)
     click("Change (mean)", "speedup", True, False)
     click("P (faster)", "p-faster", True, True)
@@ -246,14 +246,14 @@ def test_sorting_follows_the_data_attributes(two, opened):
     # By call, the rows come back in the order they were rendered in (by call, the largest
     # change first); again, the calls the other way round.
     click("Call", "call-rank", True, False)
-    assert names(page.rows("benchmark-table")) == names(rendered)
+    assert names(page.rows("table.summary")) == names(rendered)
     click("Call", "call-rank", True, True)
     assert page.errors == []
 
 
 def test_matrix_sorts_by_a_version(three, opened):
     page = opened(three / "global.html")
-    rendered = page.rows("matrix-table")
+    rendered = page.rows("table.matrix")
     assert len(rendered) == 11
     data = json.loads((three / "results.json").read_text())
     versions = [v["name"] for v in data["versions"]]
@@ -261,26 +261,26 @@ def test_matrix_sorts_by_a_version(three, opened):
     comparison = next(c for c in data["comparisons"] if c["version"] == "O2")
     means = {b["name"]: b["speedup"]["mean"] for b in comparison["benchmarks"]}
     assert {row["name"]: float(row[f"speedup-{column}"]) for row in rendered} == means
-    page.page.locator("#matrix-table thead th", has_text="O2").get_by_role("button").click()
-    assert names(page.rows("matrix-table")) == sorted(means, key=lambda name: -means[name])
-    page.page.locator("#matrix-table thead th", has_text="Benchmark").get_by_role(
+    page.page.locator("table.matrix thead th", has_text="O2").get_by_role("button").click()
+    assert names(page.rows("table.matrix")) == sorted(means, key=lambda name: -means[name])
+    page.page.locator("table.matrix thead th", has_text="Benchmark").get_by_role(
         "button").click()
-    assert names(page.rows("matrix-table")) == sorted(means)
+    assert names(page.rows("table.matrix")) == sorted(means)
 
 
 def test_rows_with_errors_sort_last_and_filter(long_names, opened):
     page = opened(long_names[0] / "global.html")
-    rows = page.rows("benchmark-table")
+    rows = page.rows("table.summary")
     assert [row["call"] for row in rows].count("error") == 1
     broken = next(row["name"] for row in rows if row["call"] == "error")
     assert "speedup" not in next(row for row in rows if row["call"] == "error")
-    header = page.page.locator("#benchmark-table thead th", has_text="Change (mean)")
+    header = page.page.locator("table.summary thead th", has_text="Change (mean)")
     for _ in range(2):  # either way, the benchmark without a speedup comes last
         header.get_by_role("button").click()
-        assert names(page.rows("benchmark-table"))[-1] == broken
+        assert names(page.rows("table.summary"))[-1] == broken
     page.page.locator("#benchmark-tools select[name=call]").select_option("error")
     expect(page.page.locator("#benchmark-tools .shown")).to_have_text("1 of 4 shown.")
-    assert names(page.rows("benchmark-table")) == [broken]
+    assert names(page.rows("table.summary")) == [broken]
     assert page.errors == []
 
 
@@ -299,9 +299,9 @@ def test_filtering_by_call_and_name(two, opened):
         tools.locator("select[name=call]").select_option(call)
         wanted = [name for name, made in calls.items() if made == call]
         expect(shown).to_have_text(f"{len(wanted)} of 11 shown.")
-        assert sorted(names(page.rows("benchmark-table"))) == sorted(wanted), call
+        assert sorted(names(page.rows("table.summary"))) == sorted(wanted), call
         # hidden rows are not shown, not merely sorted away
-        hidden = page.page.locator("#benchmark-table tbody tr[hidden]")
+        hidden = page.page.locator("table.summary tbody tr[hidden]")
         assert hidden.count() == 11 - len(wanted)
         assert all(not row.is_visible() for row in hidden.all())
 
@@ -309,11 +309,11 @@ def test_filtering_by_call_and_name(two, opened):
     tools.locator("select[name=call]").select_option("slower")
     tools.locator("input[name=name]").fill("MAN")
     expect(shown).to_have_text("1 of 11 shown.")
-    assert names(page.rows("benchmark-table")) == ["mandelbrot"]
+    assert names(page.rows("table.summary")) == ["mandelbrot"]
     tools.locator("select[name=call]").select_option(value="")
     tools.locator("input[name=name]").fill("sort")
     expect(shown).to_have_text("1 of 11 shown.")
-    assert names(page.rows("benchmark-table")) == ["quicksort"]
+    assert names(page.rows("table.summary")) == ["quicksort"]
     tools.locator("input[name=name]").fill("no such benchmark")
     expect(shown).to_have_text("0 of 11 shown.")
     # Enter in the box does not reload the page (the filter stays).
@@ -321,22 +321,22 @@ def test_filtering_by_call_and_name(two, opened):
     expect(shown).to_have_text("0 of 11 shown.")
     tools.locator("input[name=name]").fill("")
     expect(shown).to_have_text("All 11 shown.")
-    assert len(page.rows("benchmark-table")) == 11
+    assert len(page.rows("table.summary")) == 11
     assert page.errors == []
 
 
 def test_matrix_filters_by_call_and_name(three, opened):
     page = opened(three / "global.html")
     tools = page.page.locator("#matrix-tools")
-    rows = page.rows("matrix-table")
+    rows = page.rows("table.matrix")
     tools.locator("select[name=call]").select_option("unchanged")
     wanted = [row["name"] for row in rows if "unchanged" in row["call"].split()]
     expect(tools.locator(".shown")).to_have_text(f"{len(wanted)} of 11 shown.")
-    assert names(page.rows("matrix-table")) == wanted
+    assert names(page.rows("table.matrix")) == wanted
     tools.locator("select[name=call]").select_option(value="")
     tools.locator("input[name=name]").fill("crc")
     expect(tools.locator(".shown")).to_have_text("1 of 11 shown.")
-    assert names(page.rows("matrix-table")) == ["crc32"]
+    assert names(page.rows("table.matrix")) == ["crc32"]
 
 
 # ---------------------------------------------------------------- without scripts, printed
@@ -344,11 +344,11 @@ def test_matrix_filters_by_call_and_name(three, opened):
 
 def test_without_scripts_the_table_reads_as_rendered(two, opened):
     page = opened(two / "global.html", scripts=False)
-    expect(page.page.locator("#benchmark-table")).to_be_visible()
-    assert page.page.locator("#benchmark-table tbody tr").count() == 11
-    assert all(row.is_visible() for row in page.page.locator("#benchmark-table tbody tr").all())
+    expect(page.page.locator("table.summary")).to_be_visible()
+    assert page.page.locator("table.summary tbody tr").count() == 11
+    assert all(row.is_visible() for row in page.page.locator("table.summary tbody tr").all())
     expect(page.page.locator("#benchmark-tools")).to_be_hidden()  # controls need the script
-    assert page.page.locator("#benchmark-table thead button").count() == 0
+    assert page.page.locator("table.summary thead button").count() == 0
     expect(page.page.locator("img.forest").first).to_be_visible()
 
 
@@ -357,7 +357,7 @@ def test_printed_page_has_no_controls(two, opened):
     expect(page.page.locator("#benchmark-tools")).to_be_visible()
     page.page.emulate_media(media="print")
     expect(page.page.locator("#benchmark-tools")).to_be_hidden()
-    arrow = page.page.locator("#benchmark-table thead button").first.evaluate(
+    arrow = page.page.locator("table.summary thead button").first.evaluate(
         "button => getComputedStyle(button, '::after').content")
     assert arrow in ("none", "normal")
 
