@@ -5,7 +5,7 @@ Python API: ``analyse_pair(initial, optimized, alpha=…)`` for one pair of arra
 optimized, Settings(…))`` for two result files of a benchmark tool; ``Results`` has
 ``to_dataframe()``. In steps: ``read_experiment(path)`` or ``compared_experiment([a, b, …])``
 give the ``Experiment`` (versions × benchmarks, as read), and ``analyse(experiment,
-Settings(…))`` its results.
+Settings(…))`` its results. In a notebook a result shows its answer and forest plot.
 """
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
@@ -28,3 +28,21 @@ def __getattr__(name: str):
 
         return getattr(import_module(f".{_API[name]}", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _notebook_html(results) -> str:
+    """A result in a notebook (its ``_repr_html_``): the model's display hook, set here, above
+    the layers, to the HTML renderer, imported as a result is first shown (the model imports
+    no renderer; see speeduptest/model/display.py)."""
+    from importlib import import_module
+
+    return import_module(".render.html", __name__).notebook_html(results)
+
+
+def _wire_display() -> None:
+    from speeduptest.model import display
+
+    display.renderer = _notebook_html
+
+
+_wire_display()

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from speeduptest.model import display
 from speeduptest.model.settings import Settings  # (its own module: the command line reads it)
 from speeduptest.notices import InputError, Notice
 
@@ -208,6 +209,10 @@ class Results:
     def slower(self) -> tuple[BenchmarkResult, ...]:
         """Benchmarks called slower: the ones that fail a CI job (--fail-on-slowdown)."""
         return tuple(b for b in self.benchmarks if b.change and b.change.call == "slower")
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the answer sentence and the forest plot (see model/display.py)."""
+        return display.html(self)
 
     def to_dataframe(self):
         """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""

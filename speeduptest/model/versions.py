@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from speeduptest.model import display
 from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
@@ -196,6 +197,11 @@ class VersionsResults:
 
     def comparison(self, version: str) -> VersionComparison | None:
         return next((c for c in self.comparisons if c.version == version), None)
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the answer sentence and the versions' forest plot (see
+        model/display.py)."""
+        return display.html(self)
 
     @property
     def slower(self) -> tuple[tuple[str, BenchmarkResult], ...]:

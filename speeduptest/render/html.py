@@ -44,6 +44,7 @@ from speeduptest.notices import Notice, tally
 from speeduptest.render import figures
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
+    CALL_ORDER,
     TimeScale,
     answer_sentence,
     benchmark_scale,
@@ -168,6 +169,20 @@ def confidence(value: float | None) -> str:
     return f"{value * 100:.2f}%"
 
 
+def data_number(value: float | None) -> str:
+    """A number of the model for a ``data-`` attribute, which the browser sorts by
+    (templates/table.js): as Python writes it, all its digits; empty when missing (sorted
+    last)."""
+    if value is None or not math.isfinite(value):
+        return ""
+    return repr(float(value))
+
+
+#: The calls in the order of the reports, then the benchmarks with errors: what the browser
+#: sorts the call column by (``data-call-rank``).
+CALL_RANK = {call: rank for rank, call in enumerate((*CALL_ORDER, "error"))}
+
+
 def verdict(value: str) -> str:
     return VERDICT_LABELS.get(value, value)
 
@@ -252,15 +267,19 @@ def distribution_uri(benchmark: BenchmarkResult, placed: bool = False) -> str:
         DISTRIBUTION_PDF_HEIGHT if placed else DISTRIBUTION_HEIGHT, titles=not placed))
 
 
-def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
-    """The overview of verdicts and the forest plot of the calls, as data URIs."""
-    overview = figures.speedup_overview_figure(results.benchmarks)
+def draw_forest(results: Results) -> tuple[ForestImage, ...]:
+    """The forest plot of the calls, as data URIs (one per figure)."""
     calls = results.overall.calls
     parts = figures.forest_figures(results.benchmarks, results.overall.geometric_mean,
                                    calls.threshold if calls else results.settings.threshold)
-    return (_data_uri(overview) if overview else None,
-            tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
-                  for part in parts))
+    return tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
+                 for part in parts)
+
+
+def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
+    """The overview of verdicts and the forest plot of the calls, as data URIs."""
+    overview = figures.speedup_overview_figure(results.benchmarks)
+    return _data_uri(overview) if overview else None, draw_forest(results)
 
 
 def draw_distributions(results: Results, indices: Iterable[int],
@@ -611,12 +630,12 @@ def environment() -> jinja2.Environment:
                        plural=plural, probability=probability, adjusted=adjusted,
                        interval_label=interval_label, call_note=call_note,
                        threshold=threshold, elide=elide, elide_long=elide_long,
-                       elide_message=elide_message)
+                       elide_message=elide_message, data_number=data_number)
     env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
                        describe_grid=describe_grid, tests_grid=tests_grid,
                        suite_covers=SUITE_INTERVAL_COVERS,
                        population_covers=POPULATION_INTERVAL_COVERS,
-                       population_caveat=POPULATION_CAVEAT)
+                       population_caveat=POPULATION_CAVEAT, call_rank=CALL_RANK)
     return env
 
 
@@ -735,6 +754,9 @@ class ReportRenderer:
             "benchmark_warning_count": sum(len(b.notices) for b in results.benchmarks),
             "opening": True,  # the parts of the global report (see GlobalPart)
             "rows": [(positions[id(b)], b) for b in by_call(results.benchmarks)],
+            # the table's filter: every call, and "error" if a benchmark has no call
+            "table_calls": (*CALL_ORDER, *(("error",) if any(
+                b.analysis is None or b.change is None for b in results.benchmarks) else ())),
             "table_first": True,
             "table_last": True,
             "closing": True,
@@ -837,6 +859,14 @@ class Row:
     cells: tuple[Cell, ...]
     scale: TimeScale
 
+    @property
+    def calls(self) -> str:
+        """The calls of its versions against the baseline, in the order of the reports, and
+        "error" if a version has none: what the browser filters the row by (``data-call``)."""
+        found = {cell.call.call if cell.analysed and cell.call else "error"
+                 for cell in self.cells if not cell.baseline}
+        return " ".join(call for call in CALL_RANK if call in found)
+
 
 def _base64_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
@@ -909,9 +939,13 @@ class VersionsRenderer:
         self.env = environment()
         self.env.filters.update(threshold=threshold)
         lower, upper = threshold_band(results.settings.threshold)
+        rows = version_rows(results)
         self.context = {
             "results": results,
-            "rows": version_rows(results),
+            "rows": rows,
+            # the matrix's filter: every call, and "error" if a row has one
+            "matrix_calls": (*CALL_ORDER, *(("error",) if any(
+                "error" in row.calls.split() for row in rows) else ())),
             "answer": answer_sentence(results),
             "forest": forest,
             "distributions": distributions,
@@ -1018,3 +1052,23 @@ def render_version_reports(
         files["benchmarks.pdf"] = join_and_number([pdfs["benchmarks"]
                                                    for _, pdfs in part_outputs])
     return files
+
+
+# ------------------------------------------------------------------ notebooks
+
+
+def notebook_html(results: Results | VersionsResults) -> str:
+    """What a result shows in a notebook: its answer sentence and its forest plot, as one
+    block of HTML with the figures inline (templates/notebook.html). Jupyter shows it for a
+    result on its own (``Results._repr_html_``, wired by the package: see
+    speeduptest/model/display.py); elsewhere, or to show it explicitly::
+
+        from IPython.display import HTML
+        from speeduptest.render.html import notebook_html
+        HTML(notebook_html(results))
+    """
+    several = isinstance(results, VersionsResults)
+    return environment().get_template("notebook.html").render(
+        results=results, answer=answer_sentence(results), several=several,
+        forest=_forest(results) if several else None,
+        parts=() if several else draw_forest(results))
