@@ -110,6 +110,14 @@ _CONFIG = (
 )
 
 
+def _rounds(relative: str, count: int = 20) -> bytes:
+    """A pytest-benchmark file of the real tool with its first ``count`` rounds only."""
+    document = json.loads(_tool(relative))
+    for entry in document["benchmarks"]:
+        entry["stats"]["data"] = entry["stats"]["data"][:count]
+    return json.dumps(document, indent=1).encode()
+
+
 def seeds() -> list[Seed]:
     """Every input the mutator starts from."""
     awfy = gzip.decompress((ROOT / "samples/trufflesom-splitting/are-we-there-yet.data.gz")
@@ -129,6 +137,11 @@ def seeds() -> list[Seed]:
         "benchmark.data": _tool("rebench/benchmark.data"),
         "old.data": _lines(awfy, 120),
         "long.csv": _LONG_CSV,
+        "go.txt": _tool("go/initial.txt"),
+        "pytest-benchmark.json": _rounds("pytest-benchmark/initial.json"),
+        "asv.json": _tool("asv/initial.json"),
+        "sample.json": _tool("criterion/criterion/sort/100/new/sample.json"),
+        "catch2.xml": _tool("catch2/initial.xml"),
         "initial.csv": _HIERARCHICAL,
         "initial.txt": _PLAIN,
     }
@@ -425,7 +438,7 @@ def run_files(seed: Seed, files: dict[str, bytes], folder: Path,
             _read(folder / seed.target, None, failures)
             return failures
         try:
-            config = read_config(folder / seed.target, 0.05)
+            config = read_config(folder / seed.target)
         except ConfigError as error:
             _check_text(error, "config error", failures)
             return failures

@@ -25,7 +25,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-from speeduptest.analysis.benchmarks import analyse_config
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import Settings
 from speeduptest.output import Streamed
 from speeduptest.render.formats import render_formats

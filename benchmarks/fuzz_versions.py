@@ -32,11 +32,11 @@ from pathlib import Path
 
 from fuzz_extremes import KINDS, extreme_sample, strict_results_json
 
-from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import RunInfo, Settings
 from speeduptest.model.versions import VersionsResults
-from speeduptest.render.versions_formats import render_versions_formats
-from speeduptest.render.versions_text import render_versions_terminal
+from speeduptest.render.formats import render_formats
+from speeduptest.render.terminal import render_terminal
 
 
 @dataclass
@@ -109,12 +109,12 @@ def run_suite(suite: Suite, folder: Path, formats: tuple[str, ...]) -> None:
     settings = Settings(**suite.settings)
     run = RunInfo(command="speeduptest versions.csv --baseline v0",
                   started="2024-01-01 00:00:00 UTC")
-    results = analyse_any_config(config, settings, "v0", None, run, workers=1)
+    results = analyse_config(config, settings, None, run, workers=1, baseline="v0")
     if not isinstance(results, VersionsResults):
         raise TypeError(f"not a VersionsResults: {type(results).__name__}")
     # The CLI prints the terminal summary first, then renders.
-    render_versions_terminal(results, formats)
-    files = render_versions_formats(results, formats, workers=1)
+    render_terminal(results, formats)
+    files = render_formats(results, formats, workers=1)
     json.loads(strict_results_json(files))
     if suite.ordinary and not results.analysed:
         raise AssertionError("ordinary suite: nothing analysed")

@@ -43,6 +43,8 @@ def main() -> None:
         start = _snapshot()
         from speeduptest import cli
         from speeduptest.analysis import benchmarks as analysis
+        from speeduptest.analysis import run as entry
+        from speeduptest.inputs import forms
         from speeduptest.output import ReportFolder
         from speeduptest.render import formats as reports  # noqa: F401  (its imports belong
         # to the imports)
@@ -66,8 +68,8 @@ def main() -> None:
             setattr(module, name, wrapper)
 
         for module, name, label in (
-                (analysis, "read_config", "config"),
-                (analysis, "analyse_benchmarks", "analyse_benchmarks"),
+                (forms, "read_config", "config"),
+                (entry, "analyse_benchmarks", "analyse_benchmarks"),
                 (analysis, "_analyse_pairs", "  pairs"),
                 (analysis, "_decide_calls", "  calls"),
                 (analysis, "overall_figures", "  overall"),

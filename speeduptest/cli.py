@@ -24,6 +24,7 @@ from speeduptest.exits import (
     EXIT_OK,
     EXIT_SLOWER,
     EXIT_TERMINATED,
+    EXIT_UNPAIRED,
 )
 from speeduptest.model.settings import Settings
 from speeduptest.notices import elide
@@ -52,6 +53,8 @@ EXIT_STATUS_HELP = (
     "analysed, or a file or folder could not be used (-o takes a new or empty folder, or "
     "a report folder speeduptest wrote); 3 with --fail-on-slowdown, some benchmark is "
     "called slower; 4 an internal error (please report it; --debug shows the traceback); "
+    "5 with --fail-on-slowdown, none called slower, but more benchmarks of the compared "
+    "files did not pair than --max-unpaired allows; "
     "130 interrupted, 143 terminated (the message says what the report folder holds)")
 #: The longest line of a message on standard error; longer ones are cut.
 MESSAGE_WIDTH = 400
@@ -133,6 +136,26 @@ def _warmup(text: str) -> str:
         f"'{text}' is none of auto, none, or a number of values (e.g. 10)")
 
 
+def _share(text: str) -> float:
+    """A share from 0 to 1, as a fraction (0.05) or a percentage (5%)."""
+    percent = text.strip().endswith("%")
+    try:
+        value = float(text.strip().removesuffix("%")) / (100 if percent else 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. 0.05 or 5%)") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a share must be from 0 to 1 (0% to 100%)")
+    return value
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """Versions' names: NAME,NAME,… or FILE=NAME,…"""
+    names = tuple(part.strip() for part in text.split(","))
+    if not any(names):
+        raise argparse.ArgumentTypeError("give the versions' names, separated by commas")
+    return names
+
+
 def _formats(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",") if part.strip()))
     unknown = [name for name in names if name not in FORMATS]
@@ -195,6 +218,7 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", choices=("real", "cpu"), default="real",
                         help="which time of Google Benchmark files to compare: wall-clock "
                              "(real, the default) or CPU time")
+    _add_metric_option(parser)
     parser.add_argument("--threshold", type=_threshold, default=defaults.threshold,
                         help="practical threshold τ of the calls: a change whose interval "
                              "lies within ±τ is 'unchanged', and only one beyond it is "
@@ -269,6 +293,16 @@ def build_compare_parser() -> argparse.ArgumentParser:
                              "FILE#VERSION takes one version (ReBench executor, long-CSV "
                              "version, hyperfine command) of a file holding several, and a "
                              "single file holding several versions stands for all of them")
+    parser.add_argument("--max-unpaired", type=_share, default=0.0, metavar="SHARE",
+                        help="with --fail-on-slowdown: the share of the benchmarks named in "
+                             "the files that may go without a counterpart (not compared) "
+                             "before the job fails with exit status 5, e.g. 0.05 or 5%%; "
+                             "default 0: every benchmark must pair")
+    parser.add_argument("--names", type=_names, default=(), metavar="NAME,NAME,…",
+                        help="the versions' names in the reports, one per file in order, or "
+                             "FILE=NAME,… for some of them; default: each file's #VERSION, "
+                             "else its name without extensions, else (same-named files) the "
+                             "shortest part of their folders that tells them apart")
     _add_analysis_options(parser)
     return parser
 
@@ -312,6 +346,14 @@ def _positive(text: str) -> float:
     return value
 
 
+def _add_metric_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--metric", metavar="UNIT", default=None,
+                        help="which metric of Go benchmark results (go test -bench) to "
+                             "compare, by its unit as written: B/op, allocs/op, MB/s (read "
+                             "as time per MB), or a unit of b.ReportMetric; default: the "
+                             "time per call (ns/op)")
+
+
 def build_plan_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="speeduptest plan",
@@ -329,6 +371,7 @@ def build_plan_parser() -> argparse.ArgumentParser:
     parser.add_argument("--budget", type=_positive, default=None,
                         help="time available, in the unit of the costs: prints how many "
                              "top-level units it buys")
+    _add_metric_option(parser)
     parser.add_argument("--warmup", type=_warmup, default=Settings().warmup,
                         metavar="auto|none|N",
                         help="what to leave out of each invocation before planning, as the "
@@ -351,7 +394,8 @@ def _plan(args: argparse.Namespace) -> int:
 
     file, name = split_reference(args.sample, Path())
     # (plan never resamples: a design too unbalanced to bootstrap is still planned)
-    sample = select(read_source(file, options=ReadOptions(bootstrap=False)), name)
+    sample = select(read_source(file, options=ReadOptions(bootstrap=False, metric=args.metric)),
+                    name)
     if not sample.ok or sample.data is None:
         problems = [f"{args.sample}: {sample.problem}"] if sample.problem else [
             str(error) for error in sample.errors] or [f"{args.sample}: contains no values"]
@@ -452,6 +496,20 @@ def _os_error(error: OSError) -> str:
     return ": ".join([" -> ".join(paths), reason] if paths else [reason])
 
 
+def _run_arguments(arguments: list[str]) -> argparse.Namespace:
+    """The arguments of a run on a config; several files (``speeduptest a.json b.json``, a
+    slip for ``compare``) get the command that compares them."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(arguments)
+    if extra:
+        hint = ""
+        if not any(argument.startswith("-") for argument in extra):
+            hint = ("; to compare result files, run: "
+                    + shlex.join(["speeduptest", "compare", str(args.config), *extra]))
+        parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+    return args
+
+
 def _dispatch(arguments: list[str], ended: _Ended, process_ends: bool) -> int:
     if arguments[:1] == ["plan"]:
         args = build_plan_parser().parse_args(arguments[1:])
@@ -459,7 +517,7 @@ def _dispatch(arguments: list[str], ended: _Ended, process_ends: bool) -> int:
         return _plan(args)
     comparing = arguments[:1] == ["compare"]
     args = (build_compare_parser().parse_args(arguments[1:]) if comparing
-            else build_parser().parse_args(arguments))
+            else _run_arguments(arguments))
     inputs = ([file.rpartition("#")[0] or file for file in args.files] if comparing
               else [args.config])
     ended.what = " vs ".join(map(shown_path, inputs))
@@ -527,7 +585,10 @@ def _print(text: str, end: str = "\n") -> None:
 def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
              progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
     """The results of the run (``fetch``: the config's sample files read ahead)."""
-    from speeduptest.analysis.entry import analyse_any_config, compare_any
+    from speeduptest.analysis.run import analyse
+    from speeduptest.inputs.compare import compared_experiment
+    from speeduptest.inputs.files import SampleFiles
+    from speeduptest.inputs.forms import read_experiment
     from speeduptest.inputs.readers import ReadOptions
     from speeduptest.model.results import RunInfo
 
@@ -549,11 +610,11 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         command=shlex.join(["speeduptest", *arguments]),
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
-    options = ReadOptions(time=args.time)
-    if comparing:
-        return compare_any(args.files, settings, args.baseline, progress, run, options=options)
-    return analyse_any_config(args.config, settings, args.baseline, progress, run,
-                              options=options, fetch=fetch)
+    options = ReadOptions(time=args.time, metric=args.metric)
+    experiment = (compared_experiment(args.files, args.baseline, options, args.names)
+                  if comparing
+                  else read_experiment(args.config, args.baseline, SampleFiles(options, fetch)))
+    return analyse(experiment, settings, progress, run)
 
 
 def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
@@ -578,16 +639,10 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
     finally:
         progress.done()
     from speeduptest.model.versions import VersionsResults
+    from speeduptest.render.formats import render_formats
+    from speeduptest.render.terminal import render_terminal
 
     built(results)  # complete: the renderers only read them
-    if isinstance(results, VersionsResults):
-        from speeduptest.render.versions_formats import render_versions_formats as render_formats
-        from speeduptest.render.versions_text import render_versions_terminal
-
-        render_terminal = render_versions_terminal
-    else:
-        from speeduptest.render.formats import render_formats
-        from speeduptest.render.terminal import render_terminal
     if not args.quiet:  # the answer before the (slower) rendering
         _print(render_terminal(results, args.format), end="")
     rendering = _Progress(enabled=progress.enabled, verb="rendering")
@@ -606,6 +661,15 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         _print("Wrote: " + ", ".join(os.path.join(folder.shown, name) for name in written))
     if not results.analysed:
         return EXIT_NOTHING_ANALYSED
+    unpaired = (args.fail_on_slowdown
+                and results.unpaired_share > getattr(args, "max_unpaired", 0.0))
+    if unpaired:  # (even under --quiet: this is why the job fails)
+        left_out = sum(len(group.names) for group in results.unpaired)
+        _to_stderr(f"speeduptest: {left_out} of the benchmarks named in the files "
+                   f"({results.unpaired_share:.0%}) were not compared, more than "
+                   f"--max-unpaired {args.max_unpaired:g} allows: "
+                   + "; ".join(f"{len(group.names)} of {group.file} not in {group.other}"
+                               for group in results.unpaired))
     if args.fail_on_slowdown and results.slower:
         # Even under --quiet: this is why the job fails.
         if isinstance(results, VersionsResults):
@@ -617,4 +681,6 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
                 _to_stderr(f"speeduptest: {benchmark.name} is slower: "
                            f"{benchmark.change.reason}")
         return EXIT_SLOWER
+    if unpaired:
+        return EXIT_UNPAIRED
     return EXIT_BENCHMARK_ERRORS if results.failed else EXIT_OK

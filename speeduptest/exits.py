@@ -10,6 +10,9 @@ EXIT_NOTHING_ANALYSED = 2
 EXIT_SLOWER = 3
 #: An internal error (a bug: please report it).
 EXIT_INTERNAL = 4
+#: With --fail-on-slowdown: more of the benchmarks named in the files were not compared (no
+#: counterpart by name) than --max-unpaired allows.
+EXIT_UNPAIRED = 5
 #: Interrupted (Ctrl-C).
 EXIT_INTERRUPTED = 130
 #: Ended by SIGTERM (128 + 15, as the shells report it).

@@ -7,11 +7,9 @@ import dataclasses
 import functools
 import itertools
 import math
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -24,24 +22,9 @@ from speeduptest.analysis.validity import (
     units_notice,
 )
 from speeduptest.floats import complement, special_values_expected
-from speeduptest.inputs.config import (
-    UNITS,
-    BenchmarkSpec,
-    config_input,
-    lines_ahead,
-    read_config,
-    read_once,
-    reading_ahead,
-)
-from speeduptest.inputs.readers import (
-    DEFAULT_OPTIONS,
-    ReadOptions,
-    SourceFile,
-    plain_digest,
-    read_digest,
-    read_source,
-    select,
-)
+from speeduptest.inputs.config import UNITS, BenchmarkSpec
+from speeduptest.inputs.files import SampleFiles, file_key
+from speeduptest.inputs.readers import SourceFile, select
 from speeduptest.inputs.samples import Sample
 from speeduptest.model.results import (
     BenchmarkResult,
@@ -62,7 +45,6 @@ from speeduptest.notices import counted, plural
 from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
-from speeduptest.runtime.prefetch import Digested, Fetch, prefetching
 from speeduptest.runtime.switching import quick_switches
 from speeduptest.stats.batched import run_tests_both_ways
 from speeduptest.stats.change import Change, MeanRatio, classify, decide_calls
@@ -162,53 +144,27 @@ class _Pair:
     tools: tuple[str, str] = ("", "")  # the formats of their files ("sample", "hyperfine"…)
 
 
-def file_key(file: Path | str) -> tuple[int, int] | str:
-    """What identifies a file, so that each is read once however the config names it: its
-    device and inode (one stat, where resolving the path takes one per folder), or for a
-    file that cannot be found its normalised path (reading it then says why)."""
-    try:
-        status = os.stat(file)
-    except (OSError, ValueError):  # missing, a symbolic link loop, a NUL in the name
-        return os.path.normpath(str(file))
-    return status.st_dev, status.st_ino
-
-
-def _read_benchmarks(
-    specs: Sequence[BenchmarkSpec], config: str, sources: dict, options: ReadOptions,
-    fetch: Fetch | None,
-) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
-    """:func:`_read_benchmark` for each of ``specs``, in order, each file read once (into
-    ``sources``). ``fetch``: the files read ahead by a child process (prefetch), which also
-    parses the plain samples among them; None: a child is started for the files the specs
-    name."""
+def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles
+                     ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+    """:func:`_read_benchmark` for each of ``specs``, in order, each file read once from
+    ``files`` (the experiment's)."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
                                             spec.optimized_key or file_key(spec.optimized)))
              for spec in specs]
-    with contextlib.ExitStack() as stack:
-        if fetch is None:
-            unread: dict = {}  # by key, in the order the benchmarks first need them
-            for spec, keys in keyed:
-                for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
-                    if key not in sources:
-                        unread.setdefault(key, file)
-            fetch = stack.enter_context(prefetching(
-                lambda: unread.values(), plain_digest, files=len(unread)))
+    wanted = ((key, file) for spec, keys in keyed
+              for key, file in zip(keys, (spec.initial, spec.optimized), strict=False))
+    with files.reading(wanted) as source:
         for index, (spec, keys) in enumerate(keyed, start=1):
-            for key, file in zip(keys, (spec.initial, spec.optimized), strict=False):
-                if key not in sources:
-                    content = fetch(file)
-                    sources[key] = (
-                        read_digest(file, content.payload) if type(content) is Digested
-                        else read_source(file, options=options, content=content))
-            yield _read_benchmark(index, spec, keys, config, sources)
+            found = [source(key, file) for key, file in
+                     zip(keys, (spec.initial, spec.optimized), strict=False)]
+            yield _read_benchmark(index, spec, found, config)
 
 
 def _read_benchmark(
-    index: int, spec: BenchmarkSpec, keys: tuple, config: str, sources: dict,
+    index: int, spec: BenchmarkSpec, sources: list[SourceFile], config: str,
 ) -> tuple[BenchmarkResult, _Pair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable.
-    ``sources``: the files read, by :func:`file_key`, among them this benchmark's (``keys``:
-    initial, optimized)."""
+    ``sources``: its files (initial, optimized; none for a spec with errors)."""
     if spec.errors:
         return BenchmarkResult(
             name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
@@ -216,9 +172,9 @@ def _read_benchmark(
             errors=spec.errors), None
     read = {}
     errors: list[InputError] = []
-    for role, key, selection in (("initial", keys[0], spec.initial_selection),
-                                 ("optimized", keys[1], spec.optimized_selection)):
-        read[role] = select(sources[key], selection)
+    for role, source, selection in (("initial", sources[0], spec.initial_selection),
+                                    ("optimized", sources[1], spec.optimized_selection)):
+        read[role] = select(source, selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
     if not errors and spec.unit is not None:
@@ -236,7 +192,7 @@ def _read_benchmark(
         return result, None
     return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
                          paths=(initial.path, optimized.path),
-                         tools=(sources[keys[0]].format, sources[keys[1]].format))
+                         tools=(sources[0].format, sources[1].format))
 
 
 def _checked(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
@@ -602,60 +558,25 @@ def _heavy_and_light(pairs: list[_Pair], settings: Settings, bootstrap_forced: b
     return heavy, light
 
 
-@cycle_collection_paused()  # the config's rows too (100,000 rows: 3.5 s -> 2.4 s)
-def analyse_config(
-    config_path: Path | str,
-    settings: Settings,
-    progress: Progress | None = None,
-    run: RunInfo | None = None,
-    workers: int | None = None,
-    options: ReadOptions = DEFAULT_OPTIONS,
-    fetch: Fetch | None = None,
-) -> Results:
-    """Analyse every benchmark of a config file. Raises ``ConfigError`` if it is unusable.
-    ``fetch``: the config's sample files read ahead
-    (:func:`speeduptest.inputs.config.reading_ahead`); None: read ahead here, while the config's
-    rows are checked."""
-    config_path = Path(config_path)
-    with read_once(config_path):  # (a pipe can be read only once)
-        rows = lines_ahead(config_path)
-        ahead = (contextlib.nullcontext(fetch) if fetch is not None
-                 else reading_ahead(config_path, rows))
-        with ahead as fetch, _bootstrap_helper(rows) as helper:
-            config = read_config(config_path, settings.alpha, status=fetch.status)
-            return analyse_benchmarks(
-                config.benchmarks, settings, source=Source(str(config_path), config=True),
-                progress=progress, run=run, workers=workers, options=options,
-                notices=config.notices, extra_files=(InputFile(
-                    str(config_path), config_input(config_path).sha256()),),
-                fetch=fetch, helper=helper)
-
-
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
 @special_values_expected
 def analyse_benchmarks(
     specs: Sequence[BenchmarkSpec],
     settings: Settings,
     source: Source,
+    files: SampleFiles,
     progress: Progress | None = None,
     run: RunInfo | None = None,
     workers: int | None = None,
-    options: ReadOptions = DEFAULT_OPTIONS,
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
-    sources: dict[tuple[int, int] | str, SourceFile] | None = None,
-    fetch: Fetch | None = None,
-    helper: BootstrapChild | None = None,
 ) -> Results:
-    """Read and analyse benchmarks (from a config or paired by ``speeduptest compare``).
-    ``sources``: files already read, by :func:`file_key` (each file is read once);
-    ``fetch``: files read ahead (:func:`speeduptest.runtime.prefetch.prefetching`); ``helper``: the
-    child that computes the shared-count bootstrap (None: one is started here for many
-    benchmarks)."""
-    with (contextlib.nullcontext(helper) if helper is not None
-          else _bootstrap_helper(len(specs))) as helper:
-        return _analyse_benchmarks(specs, settings, source, progress, run, workers, options,
-                                   notices, extra_files, sources, fetch, helper)
+    """Read and analyse the comparisons of two samples ``specs`` (made by
+    :meth:`speeduptest.inputs.experiment.Experiment.comparison`), their files read from
+    ``files``. Every spec has its α (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
+    with _bootstrap_helper(len(specs)) as helper:
+        return _analyse_benchmarks(specs, settings, source, progress, run, workers,
+                                   notices, extra_files, files, helper)
 
 
 #: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
@@ -674,11 +595,9 @@ def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
 def _analyse_benchmarks(
     specs: Sequence[BenchmarkSpec], settings: Settings, source: Source,
     progress: Progress | None, run: RunInfo | None, workers: int | None,
-    options: ReadOptions, notices: Sequence[Notice], extra_files: Sequence[InputFile],
-    sources: dict[tuple[int, int] | str, SourceFile] | None, fetch: Fetch | None,
+    notices: Sequence[Notice], extra_files: Sequence[InputFile], files: SampleFiles,
     helper: BootstrapChild | None,
 ) -> Results:
-    sources = dict(sources or {})
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
     pairs: list[_Pair] = []  # the benchmarks read without error, in the config's order
@@ -694,8 +613,7 @@ def _analyse_benchmarks(
     waiting: list[_Pair] = []  # read, not yet analysed
     aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
     checks = (settings.warmup, settings.dependence)
-    with contextlib.closing(_read_benchmarks(specs, source.label, sources, options,
-                                             fetch)) as read:
+    with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:
@@ -771,7 +689,7 @@ def _analyse_benchmarks(
          for side in b.validity]),
         run_units_notice([b.name for b in mixed_units])) if notice is not None)
     input_files = list(extra_files)
-    input_files += [InputFile(s.path, s.sha256) for s in sources.values() if s.sha256]
+    input_files += [InputFile(path, checksum) for path, checksum in files.checksums()]
     return Results(
         tool_version=__version__,
         settings=settings,

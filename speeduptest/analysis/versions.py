@@ -38,15 +38,12 @@ from speeduptest.analysis.benchmarks import (
 )
 from speeduptest.analysis.validity import run_notice
 from speeduptest.floats import special_values_expected
-from speeduptest.inputs.config import BenchmarkSpec
-from speeduptest.inputs.forms import VersionsRow
-from speeduptest.inputs.readers import DEFAULT_OPTIONS, ReadOptions
+from speeduptest.inputs.experiment import Benchmark, Experiment
 from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
     CallCounts,
     InputError,
-    InputFile,
     Notice,
     Results,
     RunInfo,
@@ -66,32 +63,15 @@ from speeduptest.stats.change import Change, MeanRatio, classify
 from speeduptest.stats.omnibus import OmnibusChoice, choose_omnibus, holm
 from speeduptest.stats.overall import (
     DeltaAggregate,
-    aggregate_interval,
-    delta_half_widths,
+    geometric_mean_interval,
     overall_figures,
 )
 
 RANKING_DEFINITION = ("weighted geometric mean of the speedups of the means over the "
-                      "baseline, over the benchmarks analysed for every version")
+                      "baseline, each log corrected for its bias (uᵢ − uₒ)/2, over the "
+                      "benchmarks analysed for every version")
 VERSUS_BEST_DEFINITION = ("weighted geometric mean of the best version's speedups of the "
-                          "means over this version")
-
-
-def _spec(row: VersionsRow, baseline: int, version: int) -> BenchmarkSpec | None:
-    """The comparison of ``version`` with the baseline on one benchmark; None where the
-    version has no such benchmark and nothing is wrong (a file of ``compare`` without it)."""
-    errors = row.errors + row.errors_of(baseline) + row.errors_of(version)
-    base, other = row.samples[baseline], row.samples[version]
-    if not errors and (base is None or other is None):
-        return None
-    return BenchmarkSpec(
-        name=row.name, line=row.line,
-        initial=base.file if base else None, optimized=other.file if other else None,
-        initial_display=base.display if base else None,
-        optimized_display=other.display if other else None,
-        weight=row.weight, alpha=row.alpha, errors=tuple(dict.fromkeys(errors)),
-        initial_selection=base.selection if base else None,
-        optimized_selection=other.selection if other else None)
+                          "means over this version, each log corrected for its bias")
 
 
 _FAMILY = re.compile(r" over (\d+) benchmarks")
@@ -237,7 +217,7 @@ def _omnibus_batch(tasks: list) -> list:
     return [_omnibus(task) for task in tasks]
 
 
-def _benchmark(row: VersionsRow, versions: Sequence[str], gathered: _Gathered,
+def _benchmark(row: Benchmark, versions: Sequence[str], gathered: _Gathered,
                choice: OmnibusChoice | str | None) -> VersionsBenchmark:
     """One benchmark over all versions, with its omnibus test over the analysed versions."""
     notices: list[Notice] = []
@@ -275,22 +255,10 @@ def _omnibus_all(tasks: list, workers: int | None) -> list:
 def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
                initial_means: np.ndarray, optimized_means: np.ndarray, confidence: float,
                definition: str) -> AggregateInterval:
-    """The weighted geometric mean exp(Σ w·log θ / Σ w) with its delta-method interval
-    (:func:`speeduptest.stats.overall.delta_half_widths`)."""
-    (half, _), _ = delta_half_widths(weights, initial_means, optimized_means, ratio,
-                                     confidence)
-    value = _exp(math.fsum(weights * log_speedups) / math.fsum(weights))
-    return aggregate_interval(definition, value, value * _exp(-half), value * _exp(half),
-                              confidence, "delta")
-
-
-def _exp(power: float) -> float:
-    """e**power, inf beyond the floats: versions whose times differ by more than 1e308
-    (1e-300 against 1e300, each within reach of the baseline) where math.exp raises."""
-    try:
-        return math.exp(power)
-    except OverflowError:
-        return math.inf
+    """The weighted geometric mean exp(Σ w·log θ / Σ w), each log corrected for its bias, with
+    its delta-method and population intervals
+    (:func:`speeduptest.stats.overall.geometric_mean_interval`)."""
+    return geometric_mean_interval(weights, log_speedups, ratio, confidence, definition)
 
 
 def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, list],
@@ -349,28 +317,20 @@ def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, li
 
 @special_values_expected
 def analyse_versions(
-    rows: Sequence[VersionsRow],
-    versions: Sequence[str],
-    baseline: int,
+    experiment: Experiment,
     settings: Settings,
     source: VersionsSource,
     progress: Progress | None = None,
     run: RunInfo | None = None,
     workers: int | None = None,
-    options: ReadOptions = DEFAULT_OPTIONS,
-    notices: Sequence[Notice] = (),
-    extra_files: Sequence[InputFile] = (),
-    sources: dict | None = None,
 ) -> VersionsResults:
-    """Compare every version with the baseline and all versions with each other, on every
-    benchmark (see the module's docstring). ``rows``: one per benchmark, a sample per
-    version; ``sources``: files already read, by
-    :func:`speeduptest.analysis.benchmarks.file_key`."""
+    """Compare every version of ``experiment`` with the baseline and all versions with each
+    other, on every benchmark (see the module's docstring). Every benchmark has its α
+    (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
+    rows, versions, baseline = experiment.benchmarks, experiment.versions, experiment.baseline
     k = len(versions)
-    if k < 2 or not 0 <= baseline < k:
-        raise ValueError("at least 2 versions and a baseline among them are needed")
-    others = [v for v in range(k) if v != baseline]
-    notices = list(notices)
+    others = experiment.others
+    notices = list(experiment.notices)
     if settings.aggregate_interval != "delta":
         notices.append(Notice(
             "versions-aggregate-delta",
@@ -381,14 +341,14 @@ def analyse_versions(
     specs, where = [], []
     for v in others:
         for j, row in enumerate(rows):
-            spec = _spec(row, baseline, v)
+            spec = experiment.comparison(row, v)
             if spec is not None:
                 specs.append(spec)
                 where.append((v, j))
     label = source.label
     combined = analyse_benchmarks(
-        specs, settings, Source(label, config=source.config), progress=progress, run=run,
-        workers=workers, options=options, extra_files=extra_files, sources=sources)
+        specs, settings, Source(label, config=source.config), experiment.files,
+        progress=progress, run=run, workers=workers, extra_files=experiment.input_files)
     settings = combined.settings  # with the number of resamples used
     by_version: dict[int, list[BenchmarkResult | None]] = {v: [None] * len(rows)
                                                            for v in others}
@@ -448,4 +408,4 @@ def analyse_versions(
         standings=standings, common=tuple(common), notices=tuple(notices),
         errors=tuple(dict.fromkeys(e for b in benchmarks for e in b.errors)),
         input_files=combined.input_files,
-        run=run)
+        run=run, unpaired=experiment.unpaired)

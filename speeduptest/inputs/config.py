@@ -87,6 +87,8 @@ class BenchmarkSpec:
     optimized_key: tuple[int, int] | None = None
     # The unit of plain samples (a ``unit`` column): their values are converted to seconds.
     unit: str | None = None
+    # A confidence was given (``alpha`` None then: it is not valid, an error says why).
+    alpha_given: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,9 +115,10 @@ def _parse_weight(cell: str) -> tuple[float | None, str | None]:
     return weight, None
 
 
-def _parse_alpha(cell: str, default_alpha: float) -> tuple[float | None, str | None]:
+def _parse_alpha(cell: str) -> tuple[float | None, str | None]:
+    """The risk α of a ``confidence`` cell (None: not given, the run's), or what is wrong."""
     if cell == "":
-        return default_alpha, None
+        return None, None
     confidence = decimal(cell)
     if confidence is None and cell.lower() not in NON_FINITE:
         return None, f"confidence {quote(cell)} is not a number"
@@ -396,9 +399,9 @@ def lines_ahead(path: Path) -> int:
     return config_input(path).lines_ahead()
 
 
-def read_config(path: Path, default_alpha: float,
-                status: Callable[[str], Found | None] | None = None) -> Config:
-    """Read the config at ``path``; rows without their own confidence get ``default_alpha``.
+def read_config(path: Path, status: Callable[[str], Found | None] | None = None) -> Config:
+    """Read the config at ``path`` (rows without their own confidence have α None: the
+    run's).
     ``status``: what a child's stat of a sample file found, when it has (see
     :func:`reading_ahead`); the others are stat here."""
     source = config_input(path)
@@ -475,7 +478,7 @@ def read_config(path: Path, default_alpha: float,
                 if cells:  # (a row that is not valid CSV has its error already)
                     errors.append(f"the {role} sample file is not given")
         weight, weight_error = _parse_weight(record.get("weight", ""))
-        alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
+        alpha, alpha_error = _parse_alpha(record.get("confidence", ""))
         unit, unit_error = _parse_unit(record.get("unit", ""))
         errors += [e for e in (weight_error, alpha_error, unit_error) if e]
         benchmarks.append(BenchmarkSpec(
@@ -493,5 +496,6 @@ def read_config(path: Path, default_alpha: float,
             initial_key=paths["initial"][3],
             optimized_key=paths["optimized"][3],
             unit=unit,
+            alpha_given=bool(record.get("confidence")),
         ))
     return Config(path, tuple(benchmarks), tuple(notices))

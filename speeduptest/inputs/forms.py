@@ -19,11 +19,13 @@ they may be given on any of its rows, and must agree).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 from speeduptest.inputs.config import (
     OPTIONAL_COLUMNS,
+    BenchmarkSpec,
     ConfigError,
     ConfigInput,
     _display,
@@ -34,39 +36,17 @@ from speeduptest.inputs.config import (
     _shown_path,
     config_input,
     header_notices,
+    read_config,
     read_once,
 )
-from speeduptest.inputs.readers import split_reference
+from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef
+from speeduptest.inputs.files import SampleFiles
+from speeduptest.inputs.readers import read_source, split_reference
 from speeduptest.inputs.samples import MAX_NAME, csv_rows, listed, quote, visible
-from speeduptest.model.results import InputError, Notice
+from speeduptest.model.results import InputError, InputFile, Notice
 
 LONG_COLUMNS = ("benchmark", "version", "sample")
 Form = str  # "pair" (benchmark,initial,optimized), "wide" or "long"
-
-
-@dataclass(frozen=True)
-class VersionSample:
-    """Where one version's sample of one benchmark is: a file, and a benchmark in it."""
-
-    file: Path
-    display: str
-    selection: str | None = None
-
-
-@dataclass(frozen=True)
-class VersionsRow:
-    """One benchmark with a sample per version (``None``: missing, see ``version_errors``)."""
-
-    name: str
-    line: int | None
-    weight: float | None
-    alpha: float | None
-    samples: tuple[VersionSample | None, ...]
-    errors: tuple[InputError, ...] = ()  # of the whole benchmark
-    version_errors: tuple[tuple[InputError, ...], ...] = ()  # per version
-
-    def errors_of(self, version: int) -> tuple[InputError, ...]:
-        return self.version_errors[version] if self.version_errors else ()
 
 
 @dataclass(frozen=True)
@@ -77,7 +57,7 @@ class VersionsConfig:
     form: Form
     versions: tuple[str, ...]
     baseline: int
-    rows: tuple[VersionsRow, ...]
+    rows: tuple[Benchmark, ...]
     notices: tuple[Notice, ...] = ()
 
 
@@ -107,11 +87,11 @@ def config_form(path: Path) -> Form:
     return "long" if "version" in header else "wide"
 
 
-def _sample(cell: str, config: ConfigInput) -> tuple[VersionSample, str | None]:
+def _sample(cell: str, config: ConfigInput) -> tuple[SampleRef, str | None]:
     """The sample that a config's cell names (relative to the config's folder, if it has
     one), and why it cannot be read when that shows already."""
     file, selection = split_reference(cell, config.folder)
-    sample = VersionSample(file, _display(file, selection), selection)
+    sample = SampleRef(file, _display(file, selection), selection)
     problem = _path_problem(file, cell, config)
     return sample, (f"sample file {_shown_path(sample.display)}: {problem}" if problem else None)
 
@@ -141,7 +121,7 @@ def _checked_versions(path: Path, line: int, versions: list[str]) -> list[str]:
     return shown
 
 
-def _wide(path: Path, default_alpha: float, baseline: str | None) -> VersionsConfig:
+def _wide(path: Path, baseline: str | None) -> VersionsConfig:
     source = config_input(path)
     header_line, cells, rows = _header(path)
     header = [cell.lower() for cell in cells]
@@ -170,7 +150,7 @@ def _wide(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
                           "columns")
         record = {column: (row[i] if i < len(row) else "") for i, column in enumerate(header)}
         name = _name(record["benchmark"], line, errors, first_seen)
-        samples: list[VersionSample | None] = []
+        samples: list[SampleRef | None] = []
         version_errors: list[tuple[InputError, ...]] = []
         for version, position in zip(versions, positions, strict=True):
             cell = row[position] if position < len(row) else ""
@@ -184,12 +164,12 @@ def _wide(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
             version_errors.append(() if problem is None else (
                 InputError(str(path), line, f"version {quote(version, MAX_NAME)}: {problem}"),))
         weight, weight_error = _parse_weight(record.get("weight", ""))
-        alpha, alpha_error = _parse_alpha(record.get("confidence", ""), default_alpha)
+        alpha, alpha_error = _parse_alpha(record.get("confidence", ""))
         errors += [e for e in (weight_error, alpha_error) if e]
-        result.append(VersionsRow(
+        result.append(Benchmark(
             name, line, weight, alpha, tuple(samples),
             tuple(InputError(str(path), line, message) for message in errors),
-            tuple(version_errors)))
+            tuple(version_errors), alpha_given=bool(record.get("confidence"))))
     return VersionsConfig(path, "wide", tuple(versions), chosen, tuple(result))
 
 
@@ -211,7 +191,7 @@ def _name(cell: str, line: int, errors: list[str], first_seen: dict[str, int]) -
 class _LongBenchmark:
     name: str
     line: int
-    samples: dict[str, tuple[int, VersionSample | None, str | None]]
+    samples: dict[str, tuple[int, SampleRef | None, str | None]]
     weights: list[tuple[int, str]]
     confidences: list[tuple[int, str]]
     errors: list[tuple[int, str]]
@@ -226,7 +206,7 @@ def _agreed(cells: list[tuple[int, str]], what: str) -> tuple[str, str | None]:
     return (given.pop() if given else ""), None
 
 
-def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsConfig:
+def _long(path: Path, baseline: str | None) -> VersionsConfig:
     source = config_input(path)
     header_line, cells, rows = _header(path)
     header = [cell.lower() for cell in cells]
@@ -280,10 +260,10 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
         weight_cell, conflict = _agreed(entry.weights, "weight")
         confidence_cell, clash = _agreed(entry.confidences, "confidence")
         weight, weight_error = _parse_weight(weight_cell)
-        alpha, alpha_error = _parse_alpha(confidence_cell, default_alpha)
+        alpha, alpha_error = _parse_alpha(confidence_cell)
         errors += [InputError(str(path), entry.line, message) for message in
                    (conflict, clash, weight_error, alpha_error) if message]
-        samples: list[VersionSample | None] = []
+        samples: list[SampleRef | None] = []
         version_errors: list[tuple[InputError, ...]] = []
         for version in versions:
             line, sample, problem = entry.samples.get(version, (None, None, None))
@@ -295,8 +275,9 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
             else:
                 version_errors.append(() if problem is None else (
                     InputError(str(path), line, problem),))
-        result.append(VersionsRow(entry.name, entry.line, weight, alpha, tuple(samples),
-                                  tuple(errors), tuple(version_errors)))
+        result.append(Benchmark(entry.name, entry.line, weight, alpha, tuple(samples),
+                                tuple(errors), tuple(version_errors),
+                                alpha_given=bool(confidence_cell)))
     if loose:
         notices.append(Notice(
             "config-rows-not-read",
@@ -309,8 +290,7 @@ def _long(path: Path, default_alpha: float, baseline: str | None) -> VersionsCon
     return VersionsConfig(path, "long", tuple(names), chosen, tuple(result), tuple(notices))
 
 
-def read_versions_config(path: Path, default_alpha: float,
-                         baseline: str | None = None) -> VersionsConfig:
+def read_versions_config(path: Path, baseline: str | None = None) -> VersionsConfig:
     """Read a wide or long config (see the module's docstring). Raises :class:`ConfigError`
     when it cannot be used at all (no versions, an unknown ``baseline``). The config is read
     once (:func:`speeduptest.inputs.config.read_once`)."""
@@ -319,4 +299,85 @@ def read_versions_config(path: Path, default_alpha: float,
         if form == "pair":
             raise ConfigError(f"{path}: has initial and optimized columns: a config of two "
                               "versions, without --baseline")
-        return (_long if form == "long" else _wide)(path, default_alpha, baseline)
+        return (_long if form == "long" else _wide)(path, baseline)
+
+
+def _pair_benchmark(spec: BenchmarkSpec) -> Benchmark:
+    """A row of a two-version config as a benchmark of the experiment."""
+    return Benchmark(
+        name=spec.name, line=spec.line, weight=spec.weight, alpha=spec.alpha,
+        samples=tuple(None if file is None else SampleRef(file, display or str(file), selection,
+                                                          key)
+                      for file, display, selection, key in (
+                          (spec.initial, spec.initial_display, spec.initial_selection,
+                           spec.initial_key),
+                          (spec.optimized, spec.optimized_display, spec.optimized_selection,
+                           spec.optimized_key))),
+        errors=spec.errors, unit=spec.unit, alpha_given=spec.alpha_given)
+
+
+def _tool_file(path: Path) -> str | None:
+    """What to say of a config that is a tool's result file (a slip for ``compare``); None
+    for anything else."""
+    raw = config_input(path).raw
+    if raw is None:
+        return None
+    try:
+        source = read_source(path, content=raw)
+    except (OSError, ValueError):
+        return None
+    if source.format == "sample" or not source.samples:
+        return None
+    several = (len({sample.variant for sample in source.samples if sample.variant}) >= 2
+               or (source.format == "hyperfine" and len(source.samples) >= 2))
+    others = "" if several else " OTHER_FILE …"
+    return (f"{path}: a {source.format} result file, not a config: to compare "
+            f"{'its versions' if several else 'result files'}, run: speeduptest compare "
+            f"{shlex.quote(str(path))}{others}")
+
+
+def _with_hint(error: ConfigError, path: Path) -> ConfigError:
+    """The error of a config that cannot be read, or what it is if it is a tool's file."""
+    said = _tool_file(path)
+    return ConfigError(said) if said else error
+
+
+def read_experiment(path: Path | str, baseline: str | None = None,
+                    files: SampleFiles | None = None) -> Experiment:
+    """The experiment a config describes, in any form: two versions
+    (``benchmark,initial,optimized``; see :func:`speeduptest.inputs.config.read_config`), or
+    several (wide, marked by ``baseline``, or long; see the module's docstring). Raises
+    :class:`ConfigError` when the config is unusable. ``files``: where its sample files will be
+    read from; their ``ahead`` (a child reading the files named in ``initial`` and
+    ``optimized`` columns, :func:`speeduptest.inputs.config.reading_ahead`) serves a
+    two-version config only. The config is read once (:func:`read_once`): it may come from a
+    pipe."""
+    path = Path(path)
+    files = files if files is not None else SampleFiles()
+    with read_once(path):
+        form = config_form(path)
+        if form == "pair" or (form == "wide" and baseline is None):
+            # Without --baseline a header that is not a two-version one is the error it
+            # always was (a misspelt column is not taken for a version).
+            if baseline not in (None, "initial"):
+                raise ConfigError(f"{path}: --baseline {quote(baseline, MAX_NAME)}: this "
+                                  "config compares two versions (columns initial and "
+                                  "optimized; the baseline is initial)")
+            status = files.ahead.status if files.ahead is not None else None
+            try:
+                config = read_config(path, status=status)
+            except ConfigError as error:
+                raise _with_hint(error, path) from None
+            checksum = (InputFile(str(path), config_input(path).sha256()),)
+            return Experiment(("initial", "optimized"), 0,
+                              tuple(_pair_benchmark(spec) for spec in config.benchmarks),
+                              Origin("pair", path), files, config.notices, checksum)
+        try:
+            several = read_versions_config(path, baseline)
+        except ConfigError as error:
+            raise _with_hint(error, path) from None
+        checksum = (InputFile(str(path), config_input(path).sha256()),)
+        if files.ahead is not None:  # (it read ahead the files of two-version configs only)
+            files = SampleFiles(files.options)
+        return Experiment(several.versions, several.baseline, several.rows,
+                          Origin(several.form, path), files, several.notices, checksum)

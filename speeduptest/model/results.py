@@ -12,6 +12,7 @@ classes made once per run, and the notices and errors (used as dictionary keys),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,6 +110,30 @@ class InputFile:
 
 
 @dataclass(frozen=True, slots=True)
+class Unpaired:
+    """Benchmarks of one result file with no counterpart, by name, in another (``compare``
+    pairs by name): not compared."""
+
+    file: str  # the file that has them, as given
+    other: str  # the file without them
+    names: tuple[str, ...]
+    # Per name, the other file's unpaired benchmark it most likely is (the same name in
+    # another case, or a close spelling; None: none), for the first names only.
+    close: tuple[str | None, ...] = ()
+
+    def suggestions(self) -> list[tuple[str, str]]:
+        """(name, the other file's close name) where there is one."""
+        return [(name, close) for name, close in zip(self.names, self.close, strict=False)
+                if close is not None]
+
+
+def unpaired_share(unpaired: Sequence[Unpaired], compared: int) -> float:
+    """Benchmarks not compared over all those named: compared ones and unpaired ones."""
+    left_out = sum(len(group.names) for group in unpaired)
+    return left_out / (left_out + compared) if left_out else 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class RunInfo:
     """How this run was started; shown in the reports, kept out of results.json so that the
     same input and seed give a byte-identical file."""
@@ -124,11 +149,17 @@ class Source:
     label: str  # the config path, or "INITIAL vs OPTIMIZED"
     config: bool = False
     compared: tuple[str, str] | None = None
+    # The versions' names (baseline, other) where the user knows them by a name of their
+    # own (compare: "default", "JIT"); None: initial and optimized.
+    names: tuple[str, str] | None = None
 
     @property
     def short(self) -> str:
-        """For running titles: file names without folders, or with as many of their last
-        folders as tell two compared files apart (a/results.json vs b/results.json)."""
+        """For running titles: the versions' names, else file names without folders, or
+        with as many of their last folders as tell two compared files apart
+        (a/results.json vs b/results.json)."""
+        if self.names and self.names != ("initial", "optimized"):
+            return f"{self.names[0]} vs {self.names[1]}"
         if self.compared:
             parts = [Path(path).parts for path in self.compared]
             depth = 1
@@ -150,10 +181,21 @@ class Results:
     errors: tuple[InputError, ...] = ()
     input_files: tuple[InputFile, ...] = ()
     run: RunInfo | None = None
+    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks of one file only
 
     @property
     def analysed(self) -> tuple[BenchmarkResult, ...]:
         return tuple(b for b in self.benchmarks if b.status == "ok")
+
+    @property
+    def unpaired_share(self) -> float:
+        """The share of the benchmarks named in the files that were not compared."""
+        return unpaired_share(self.unpaired, len(self.benchmarks))
+
+    @property
+    def named(self) -> tuple[str, str]:
+        """The versions' names: (baseline, other), initial and optimized unless named."""
+        return self.source.names or ("initial", "optimized")
 
     @property
     def failed(self) -> tuple[BenchmarkResult, ...]:

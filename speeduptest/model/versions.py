@@ -31,7 +31,9 @@ from speeduptest.model.results import (
     RunInfo,
     SampleSummary,
     Settings,
+    Unpaired,
     Verdict,
+    unpaired_share,
 )
 from speeduptest.notices import Notice
 from speeduptest.stats.change import Call
@@ -164,6 +166,12 @@ class VersionsResults:
     errors: tuple[InputError, ...] = ()
     input_files: tuple[InputFile, ...] = ()
     run: RunInfo | None = None
+    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks not matched with the baseline's
+
+    @property
+    def unpaired_share(self) -> float:
+        """The share of the benchmarks named in the files that were not compared."""
+        return unpaired_share(self.unpaired, len(self.benchmarks))
 
     @property
     def baseline_name(self) -> str:

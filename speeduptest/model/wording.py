@@ -21,9 +21,15 @@ from speeduptest.stats.effect_size import (
     RATIO_WORDING,  # from this factor on, a change reads as a ratio (1.7× faster)
     change_words,  # a speedup as words: 5.5% faster, 3.1% slower, 1.7× faster
 )
+from speeduptest.stats.overall import (
+    POPULATION_CAVEAT,  # what the population interval assumes of the benchmarks
+    POPULATION_INTERVAL_COVERS,  # what a geometric mean's population interval covers
+    SUITE_INTERVAL_COVERS,  # what its interval of measurement noise covers
+)
 
-__all__ = ["CORRECTION_LABELS", "METHOD_LABELS", "RATIO_WORDING", "WHY", "bound_texts",
-           "change_words", "percent_level", "threshold_band"]
+__all__ = ["CORRECTION_LABELS", "METHOD_LABELS", "POPULATION_CAVEAT",
+           "POPULATION_INTERVAL_COVERS", "RATIO_WORDING", "SUITE_INTERVAL_COVERS", "WHY",
+           "bound_texts", "change_words", "percent_level", "threshold_band"]
 
 #: The corrections of the calls' intervals for the number of benchmarks, in words.
 CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from speeduptest.floats import special_values_expected
 from speeduptest.model.results import Results
+from speeduptest.model.versions import VersionsResults
 from speeduptest.output import FileContent, Streamed
 from speeduptest.render.json_results import render_json_blocks
 from speeduptest.render.tables import render_csv, render_latex, render_markdown
@@ -111,18 +112,23 @@ def _index_parts(pages: Sequence[tuple[int, int]]) -> list[_Task]:
 
 @special_values_expected
 def render_formats(
-    results: Results, formats: tuple[str, ...], workers: int | None = None,
+    results: Results | VersionsResults, formats: tuple[str, ...], workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, FileContent]:
-    """All files of the chosen formats, name → content. Figures are drawn once for both
-    HTML and PDF; jinja2 and weasyprint are only imported when needed.
-    ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
+    """All files of the chosen formats, name → content, for two versions or several. Figures
+    are drawn once for both HTML and PDF; jinja2 and weasyprint are only imported when
+    needed. ``progress(done, total, what)`` is told as the benchmarks' pages are laid out."""
     files: dict[str, FileContent] = {}
     # results.json first: it is the quickest, and the one CI jobs read. Its blocks are
     # encoded as the report folder writes them (see render_json_blocks).
     if "json" in formats:
         files["results.json"] = Streamed(functools.partial(render_json_blocks, results))
-    if "html" in formats or "pdf" in formats:
+    if ("html" in formats or "pdf" in formats) and isinstance(results, VersionsResults):
+        from speeduptest.render.html import render_version_reports
+
+        files.update(render_version_reports(results, "pdf" in formats, "html" in formats,
+                                            workers=workers, progress=progress))
+    elif "html" in formats or "pdf" in formats:
         files.update(_render_reports(results, "html" in formats, "pdf" in formats,
                                      workers or default_workers(), progress))
     for name, file, render in (("md", "summary.md", render_markdown),

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from speeduptest.model.versions import VersionsResults
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
+    POPULATION_INTERVAL_COVERS,
     RATIO_WORDING,
+    SUITE_INTERVAL_COVERS,
     bound_texts,
     change_words,
     threshold_band,
@@ -20,7 +23,8 @@ from speeduptest.model.wording import percent_level as level
 from speeduptest.notices import elide
 
 if TYPE_CHECKING:
-    from speeduptest.model.results import BenchmarkResult, Results
+    from speeduptest.model.results import BenchmarkResult, Results, Unpaired
+    from speeduptest.model.versions import VersionStanding
 
 
 # ---------------------------------------------------------------- input text, bounded
@@ -86,27 +90,41 @@ def interval(low: float | None, high: float | None, threshold: float | None = No
     return "–".join(bound_texts(low, high, edges))
 
 
-def answer_sentence(results: Results) -> str:
-    """The answer in one sentence: is it faster, by how much, how sure? For the first lines
-    of the terminal, of summary.md and of the global report."""
+def answer_sentence(results: Results | VersionsResults) -> str:
+    """The answer in one sentence, for the first lines of the terminal, of summary.md and of
+    the global report: is it faster, by how much, how sure (two versions); which version is
+    fastest, by how much, and which are indistinguishable from it (several)."""
+    if isinstance(results, VersionsResults):
+        return _versions_answer(results)
+    return _pair_answer(results)
+
+
+def _pair_answer(results: Results) -> str:
     overall, calls = results.overall, results.overall.calls
     if calls is None or not calls.total:
         return "No benchmark could be analysed."
     geometric = overall.geometric_mean
+    baseline, other = (elide(name) for name in results.named)
+    than = "" if results.named == ("initial", "optimized") else f" than {baseline}"
     if geometric is None:
-        head = "optimized against initial"
+        head = f"{other} against {baseline}"
     else:
         figures = (f"geometric mean of the speedups {speedup(geometric.value)}, "
                    f"{level(geometric.confidence)} CI "
                    f"{interval(geometric.low, geometric.high, calls.threshold)}")
+        population = geometric.population
+        if population is not None:  # each interval named for what it covers
+            figures += (f" for {SUITE_INTERVAL_COVERS} and "
+                        f"{interval(population.low, population.high, calls.threshold)} for "
+                        f"{POPULATION_INTERVAL_COVERS}")
         words, band = change_words(geometric.value), threshold(calls.threshold)
         head = {
-            "faster": f"optimized is {words} overall ({figures})",
-            "slower": f"optimized is {words} overall ({figures})",
+            "faster": f"{other} is {words}{than} overall ({figures})",
+            "slower": f"{other} is {words}{than} overall ({figures})",
             "unchanged": f"no overall change beyond the {band} threshold ({figures})",
         }.get(overall.call or "", f"no overall change is established ({figures})")
         if overall.call == "uncertain" and (geometric.low > 1 or geometric.high < 1):
-            head = (f"optimized is {words} overall, but not clearly beyond the {band} "
+            head = (f"{other} is {words}{than} overall, but not clearly beyond the {band} "
                     f"threshold ({figures})")
         weighted = overall.mean.speedup
         if (overall.call in ("faster", "slower") and weighted is not None
@@ -119,8 +137,24 @@ def answer_sentence(results: Results) -> str:
     failed = f"; {len(results.failed)} not analysed (errors)" if results.failed else ""
     method = ("" if calls.correction == "none" or calls.total == 1
               else f", {CORRECTION_LABELS[calls.correction].split(' (')[0]}")
-    return (f"{head[0].upper()}{head[1:]}; {counts} of {plural(calls.total, 'benchmark')} "
-            f"(threshold {threshold(calls.threshold)}{method}){failed}.")
+    if not than or not head.startswith(other):  # (a version's name is written as given)
+        head = head[0].upper() + head[1:]
+    return (f"{head}; {counts} of {plural(calls.total, 'benchmark')} "
+            f"(threshold {threshold(calls.threshold)}{method}){failed}."
+            + not_compared(results.unpaired))
+
+
+def not_compared(unpaired: Sequence[Unpaired]) -> str:
+    """What the answer leaves out: the benchmarks of each file without a counterpart, with
+    the likely ones (" Not compared: …"; "" when every benchmark paired)."""
+    if not unpaired:
+        return ""
+    parts = [f"{plural(len(group.names), 'benchmark')} of {elide(group.file)} (not in "
+             f"{elide(group.other)})" for group in unpaired]
+    guesses = [f"{elide(name)} → {elide(close)}" for group in unpaired[:1]
+               for name, close in group.suggestions()[:3]]
+    return (" Not compared, no counterpart by name: " + "; ".join(parts)
+            + (f" (did you mean {', '.join(guesses)}?)" if guesses else "") + ".")
 
 
 @dataclass(frozen=True)
@@ -135,6 +169,62 @@ UNSTATED = TimeScale(1.0, "")
 #: (seconds per unit, display scale); the last one also serves below a nanosecond.
 _PREFIXES = ((1.0, TimeScale(1.0, "s")), (1e-3, TimeScale(1e3, "ms")),
              (1e-6, TimeScale(1e6, "µs")), (1e-9, TimeScale(1e9, "ns")))
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def standing_figures(standing: VersionStanding, what: str) -> str:
+    aggregate = standing.geometric_mean if what == "baseline" else standing.versus_best
+    return (f"{level(aggregate.confidence)} CI "
+            f"{interval(aggregate.low, aggregate.high)}")
+
+
+def _versions_answer(results: VersionsResults) -> str:
+    """Which version is fastest, by how much, and which are indistinguishable from it: one
+    sentence for the terminal and the global report."""
+    ranking = results.ranking
+    k = len(ranking)
+    if not results.common:
+        return (f"No benchmark was analysed for every one of the {k} versions: they cannot be "
+                "ranked (see the errors).")
+    best = ranking[0]
+    tied = [s for s in ranking[1:] if s.best]
+    runner = ranking[1]
+    if len(tied) == k - 1:  # an A/A run: nothing is shown faster, say that first
+        text = (f"No version is shown faster than the others: of {k} versions, "
+                + (f"the baseline, {elide(best.name)}, leads" if best.baseline
+                   else f"{elide(best.name)} leads"))
+    else:
+        text = (f"The baseline, {elide(best.name)}, is the fastest of {k} versions" if best.baseline
+                else f"{elide(best.name)} is the fastest of {k} versions")
+    versus_baseline = "" if best.baseline else (
+        f"{change(best.speedup)} than the baseline {elide(results.baseline_name)} "
+        f"({standing_figures(best, 'baseline')})")
+    if tied:
+        first = tied[0]
+        if not best.baseline:
+            text += f", {versus_baseline}"
+        text += (f", but {_names([elide(s.name) for s in tied])} "
+                 f"{'is' if len(tied) == 1 else 'are'} indistinguishable from it (it is "
+                 f"{change(first.versus_best.value)} than {elide(first.name)}, "
+                 f"{standing_figures(first, 'best')})")
+    else:
+        text += (f": {change(runner.versus_best.value)} than the next best, "
+                 f"{'the baseline ' if runner.baseline else ''}{elide(runner.name)} "
+                 f"({standing_figures(runner, 'best')})")
+        if not best.baseline and not runner.baseline:
+            text += f", and {versus_baseline}"
+    slowest = ranking[-1]
+    if k >= 3 and not slowest.best and slowest is not runner:
+        text += (f"; {elide(slowest.name)} is the slowest, {change(1 / slowest.versus_best.value)} "
+                 "than it")
+    return (f"{text} (geometric means of the speedups over "
+            f"{plural(len(results.common), 'benchmark')}, threshold "
+            f"{threshold(results.settings.threshold)})." + not_compared(results.unpaired))
 
 
 def time_scale(unit: str | None, magnitude: float) -> TimeScale:

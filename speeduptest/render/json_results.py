@@ -8,6 +8,14 @@ from typing import Any
 
 import orjson
 
+from speeduptest.model.omnibus import (
+    AnovaResult,
+    BartlettResult,
+    KruskalResult,
+    LeveneResult,
+    OmnibusChoice,
+    PostHocResult,
+)
 from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
@@ -28,6 +36,18 @@ from speeduptest.model.results import (
     TTestResult,
     VarianceComponents,
     WilcoxonResult,
+)
+from speeduptest.model.versions import (
+    HolmAdjusted,
+    VersionComparison,
+    VersionsBenchmark,
+    VersionsResults,
+    VersionStanding,
+)
+from speeduptest.model.wording import (
+    POPULATION_CAVEAT,
+    POPULATION_INTERVAL_COVERS,
+    SUITE_INTERVAL_COVERS,
 )
 from speeduptest.runtime.nocycles import cycle_collection_paused
 
@@ -143,9 +163,17 @@ def _effect(effect: EffectSize) -> dict[str, Any]:
 def aggregate_dict(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
     if aggregate is None:
         return None
-    return {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
-            "confidence": aggregate.confidence, "method": aggregate.method,
-            "definition": aggregate.definition}
+    entry = {"speedup": aggregate.value, "ci": [aggregate.low, aggregate.high],
+             "confidence": aggregate.confidence, "method": aggregate.method,
+             "definition": aggregate.definition}
+    # (Every aggregate written here is a geometric mean, with its two intervals.)
+    population = aggregate.population
+    entry["ci_covers"] = SUITE_INTERVAL_COVERS
+    entry["population"] = None if population is None else {
+        "ci": [population.low, population.high], "confidence": population.confidence,
+        "method": population.method, "df": population.df, "benchmarks": population.benchmarks,
+        "covers": POPULATION_INTERVAL_COVERS, "caveat": POPULATION_CAVEAT}
+    return entry
 
 
 def _benchmark(benchmark: BenchmarkResult) -> dict[str, Any]:
@@ -271,7 +299,8 @@ def _document(results: Results) -> dict[str, Any]:
     settings = results.settings
     return {
         "tool": {"name": "speeduptest", "version": results.tool_version},
-        "input": ({"compared": list(results.source.compared)} if results.source.compared
+        "input": ({"compared": list(results.source.compared),
+                   "names": list(results.named)} if results.source.compared
                   else {"config": results.source.label}),
         "settings": settings_dict(settings),
         "benchmarks": None,
@@ -299,7 +328,7 @@ _OPTIONS = orjson.OPT_SERIALIZE_NUMPY
 _BLOCK = 1 << 20
 
 
-def render_json_blocks(results: Results) -> Iterator[bytes]:
+def render_json_blocks(results: Results | VersionsResults) -> Iterator[bytes]:
     """results.json, compact (``python -m json.tool results.json`` pretty-prints it), as
     UTF-8, in blocks of about a megabyte: the report folder writes them as they come, so that
     neither the dictionaries of 100,000 benchmarks (about 15 million objects) nor their
@@ -307,6 +336,9 @@ def render_json_blocks(results: Results) -> Iterator[bytes]:
     (100,000 benchmarks: peak RSS 1.94 -> 1.44 GB). orjson writes non-finite numbers as
     null, as strict JSON wants (the standard library took 2.9 s for 10,000 benchmarks, 1.9 s of
     it replacing them)."""
+    if isinstance(results, VersionsResults):
+        yield _versions_json(results)  # (a few benchmarks: one block)
+        return
     head = orjson.dumps(_document(results), option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
     # The first "benchmarks":null is the top-level key: quotes inside strings are escaped.
     marker = b'"benchmarks":null'
@@ -333,7 +365,7 @@ def render_json_blocks(results: Results) -> Iterator[bytes]:
         block.clear()
 
 
-def render_json_bytes(results: Results) -> bytearray:
+def render_json_bytes(results: Results | VersionsResults) -> bytearray:
     """:func:`render_json_blocks` in one piece."""
     out = bytearray()
     for block in render_json_blocks(results):
@@ -341,6 +373,167 @@ def render_json_bytes(results: Results) -> bytearray:
     return out
 
 
-def render_json(results: Results) -> str:
+def render_json(results: Results | VersionsResults) -> str:
     """:func:`render_json_bytes` as text."""
     return render_json_bytes(results).decode()
+
+
+# ------------------------------------------------------------------ several versions
+# The two-version layout for each version against the baseline under "comparisons", the
+# ranking under "versions", and per benchmark the comparison of all versions together
+# under "benchmarks".
+
+TIE_RULE = (
+    "A version is tied with the best unless the weighted geometric mean of the best "
+    "version's speedups over it, with its delta-method interval at 1 - alpha/(k - 1) "
+    "(Bonferroni over the k - 1 comparisons with the best), lies above 1 + threshold "
+    "(the rule of the call 'faster')."
+)
+
+
+def _standing(standing: VersionStanding) -> dict[str, Any]:
+    versus = aggregate_dict(standing.versus_best)
+    if versus is not None:
+        versus["call"] = standing.versus_best_call
+    return {"name": standing.name, "baseline": standing.baseline, "rank": standing.rank,
+            "best": standing.best, "geometric_mean": aggregate_dict(standing.geometric_mean),
+            "versus_best": versus}
+
+
+def _test(result: AnovaResult | KruskalResult | LeveneResult | BartlettResult
+          ) -> dict[str, Any]:
+    if isinstance(result, (AnovaResult, LeveneResult)):
+        df: Any = [number(result.df_numerator), number(result.df_denominator)]
+    else:
+        df = result.df
+    return {"statistic": number(result.statistic), "df": df,
+            "p_value": number(result.p_value), "note": result.note}
+
+
+def _omnibus(choice: OmnibusChoice) -> dict[str, Any]:
+    tests = choice.tests
+    return {
+        "route": choice.route,
+        "versions": list(choice.names),
+        "small": choice.small,
+        "alpha": choice.alpha,
+        "test": {"anova": "classic", "welch": "welch", "kruskal": "kruskal"}[choice.route],
+        "p_value": number(choice.omnibus.p_value),
+        "rejects": choice.omnibus.rejects(choice.alpha),
+        "tests": {
+            "shapiro": [{"version": name, "statistic": number(result.statistic),
+                         "p_value": number(result.p_value), "note": result.note}
+                        for name, result in zip(choice.names, tests.shapiro, strict=True)],
+            "bartlett": _test(tests.bartlett),
+            "levene": _test(tests.levene),
+            "anova": _test(tests.anova),
+            "welch": _test(tests.welch),
+            "kruskal": _test(tests.kruskal),
+        },
+        "means": [number(mean) for mean in choice.means],
+        "mean_ranks": [number(rank) for rank in choice.mean_ranks],
+        "steps": list(choice.steps),
+    }
+
+
+def _posthoc(choice: OmnibusChoice) -> dict[str, Any]:
+    posthoc: PostHocResult = choice.posthoc
+    names = choice.names
+    return {
+        "method": posthoc.method,
+        "label": posthoc.label,
+        "confidence": posthoc.confidence,
+        "difference": ("mean time of the second version minus the first's"
+                       if posthoc.method in ("tukey", "games-howell")
+                       else "mean rank of the second version minus the first's"),
+        "pairs": [{
+            "versions": [names[pair.first], names[pair.second]],
+            "difference": number(pair.difference),
+            "statistic": number(pair.statistic),
+            "df": number(pair.df),
+            "p_value": number(pair.p_value),
+            "p_adjusted": number(pair.p_adjusted),
+            "ci": (None if pair.lower is None or pair.upper is None
+                   else [number(pair.lower), number(pair.upper)]),
+            "differs": pair.differs(choice.alpha),
+            "note": pair.note,
+        } for pair in posthoc.pairs],
+    }
+
+
+def _versions_benchmark(benchmark: VersionsBenchmark) -> dict[str, Any]:
+    choice = benchmark.choice
+    return {
+        "name": benchmark.name,
+        "weight": number(benchmark.weight),
+        "alpha": number(benchmark.alpha),
+        "status": benchmark.status,
+        "config_line": benchmark.config_line,
+        "unit": benchmark.unit,
+        "versions": [{"name": name, **({"analysed": False} if summary is None else
+                                       {"analysed": True, **summary_dict(summary, validity)})}
+                     for name, summary, validity in zip(
+                         benchmark.versions, benchmark.summaries,
+                         benchmark.validity or (None,) * len(benchmark.versions),
+                         strict=True)],
+        "omnibus": None if choice is None else _omnibus(choice),
+        "posthoc": None if choice is None else _posthoc(choice),
+        "letters": benchmark.letters,
+        "warnings": [notice.message for notice in benchmark.notices],
+        "warning_details": [notice_dict(notice) for notice in benchmark.notices],
+        "errors": [str(error) for error in benchmark.errors],
+    }
+
+
+def _holm(adjusted: HolmAdjusted | None) -> dict[str, Any] | None:
+    if adjusted is None:
+        return None
+    return {"comparisons": adjusted.comparisons,
+            "mean": {"p_value": number(adjusted.mean_p),
+                     "adjusted": number(adjusted.mean_adjusted),
+                     "verdict": adjusted.mean_verdict},
+            "median": {"p_value": number(adjusted.median_p),
+                       "adjusted": number(adjusted.median_adjusted),
+                       "verdict": adjusted.median_verdict}}
+
+
+def _comparison(comparison: VersionComparison) -> dict[str, Any]:
+    pair = results_dict(comparison.results)
+    adjusted = [h for r, h in zip(comparison.by_benchmark, comparison.holm, strict=True)
+                if r is not None]
+    benchmarks = []
+    for entry, holm in zip(pair["benchmarks"], adjusted, strict=True):
+        entry["versions_holm"] = _holm(holm)
+        benchmarks.append(entry)
+    return {"baseline": comparison.baseline, "version": comparison.version,
+            "input": pair["input"], "benchmarks": benchmarks, "overall": pair["overall"],
+            "warnings": pair["warnings"], "warning_details": pair["warning_details"]}
+
+
+def versions_dict(results: VersionsResults) -> dict[str, Any]:
+    """The results of several versions as the plain dictionary written to results.json."""
+    source = results.source
+    return {
+        "tool": {"name": "speeduptest", "version": results.tool_version},
+        "input": ({"config": source.label, "form": source.form} if source.config
+                  else {"compared": list(source.references)}),
+        "settings": {**settings_dict(results.settings), "baseline": results.baseline_name},
+        "versions": [_standing(standing) for standing in results.standings],
+        "benchmarks": [_versions_benchmark(benchmark) for benchmark in results.benchmarks],
+        "comparisons": [_comparison(comparison) for comparison in results.comparisons],
+        "overall": {
+            "baseline": results.baseline_name,
+            "ranking": [standing.name for standing in results.ranking],
+            "best": list(results.best),
+            "benchmarks_ranked": len(results.common),
+            "tie_rule": TIE_RULE,
+        },
+        "warnings": [notice.message for notice in results.notices],
+        "warning_details": [notice_dict(notice) for notice in results.notices],
+        "errors": [str(error) for error in results.errors],
+    }
+
+
+def _versions_json(results: VersionsResults) -> bytes:
+    return orjson.dumps(versions_dict(results),
+                        option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE)

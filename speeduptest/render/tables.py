@@ -14,7 +14,13 @@ from collections.abc import Iterable
 
 from speeduptest.model.results import BenchmarkResult, Decision, Results
 from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows, finite
-from speeduptest.model.wording import CORRECTION_LABELS, threshold_band
+from speeduptest.model.versions import VersionsResults
+from speeduptest.model.wording import (
+    CORRECTION_LABELS,
+    POPULATION_INTERVAL_COVERS,
+    SUITE_INTERVAL_COVERS,
+    threshold_band,
+)
 from speeduptest.model.wording import METHOD_LABELS as _METHOD_LABELS
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
@@ -25,6 +31,7 @@ from speeduptest.render.formatting import (
     elide_message,
     interval,
     level,
+    speedup,
     threshold,
 )
 
@@ -112,8 +119,10 @@ def _csv_cell(value: object) -> str:
     return '"' + _safe_text(str(value)).replace('"', '""') + '"'
 
 
-def render_csv(results: Results) -> str:
+def render_csv(results: Results | VersionsResults) -> str:
     """results.csv: the header, then one row per benchmark in the order of the config."""
+    if isinstance(results, VersionsResults):
+        return _versions_csv(results)
     lines = [",".join(f'"{name}"' for name in CSV_COLUMNS)]
     for row in benchmark_rows(results):
         lines.append(",".join(_csv_cell(row[name]) for name in CSV_COLUMNS))
@@ -235,11 +244,16 @@ def _md_footnote(results: Results, shared: _CallIntervals) -> str:
     return "<sub>" + " ".join(parts) + "</sub>"
 
 
-def render_markdown(results: Results) -> str:
+def render_markdown(results: Results | VersionsResults) -> str:
     """A GitHub-flavoured summary for a pull-request comment: the answer first, then the
     counts, the benchmarks by call (unchanged ones folded), the errors and the notes."""
+    if isinstance(results, VersionsResults):
+        return _versions_markdown(results)
     calls = results.overall.calls
-    lines = ["### speeduptest: is the optimized version faster?", "",
+    baseline, other = (elide(name) for name in results.named)
+    question = ("is the optimized version faster?" if results.named == ("initial", "optimized")
+                else f"is {other} faster than {baseline}?")
+    lines = [f"### speeduptest: {question}", "",
              _bold_answer(answer_sentence(results))]
     if calls is not None and calls.total:
         counts = [f"{CALL_MARKS[name].split()[0]} {getattr(calls, name)} {name}"
@@ -367,8 +381,10 @@ def _tex_caption(results: Results, shared: _CallIntervals) -> str:
             "Bottom rows: geometric mean of the speedups and weighted overall speedup "
             r"($\sum W\cdot\mathrm{mean}_{\mathrm{initial}} / "
             r"\sum W\cdot\mathrm{mean}_{\mathrm{optimized}}$)"
-            + (f", with {' and '.join(levels)} {methods} CIs".replace("%", r"\%")
-               if levels else "")
+            + (f", with {' and '.join(levels)} {methods} CIs for {SUITE_INTERVAL_COVERS}"
+               .replace("%", r"\%") if levels else "")
+            + ("" if overall.geometric_mean is None or overall.geometric_mean.population is None
+               else f" (population: the geometric mean's t CI for {POPULATION_INTERVAL_COVERS})")
             + "; Mean, Median: how many benchmarks the Speedup-Test finds faster.")
     return " ".join(text)
 
@@ -394,6 +410,10 @@ def _tex_overall_rows(results: Results) -> list[str]:
     if geometric is not None:
         value, ci = _tex_estimate(geometric.value, geometric.low, geometric.high)
         rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{Geometric mean}} & {value} & {ci} & & \\")
+        population = geometric.population
+        if population is not None:
+            _, ci = _tex_estimate(geometric.value, population.low, population.high)
+            rows.append(rf"\multicolumn{{2}}{{@{{}}l}}{{\quad population}} & & {ci} & & \\")
     if overall.mean.speedup is not None:
         aggregate = overall.mean.interval
         if aggregate is not None:
@@ -407,9 +427,11 @@ def _tex_overall_rows(results: Results) -> list[str]:
     return rows
 
 
-def render_latex(results: Results) -> str:
+def render_latex(results: Results | VersionsResults) -> str:
     """A longtable with booktabs rules of every analysed benchmark, by call; it breaks across
     pages with its header repeated. Needs \\usepackage{longtable,booktabs}."""
+    if isinstance(results, VersionsResults):
+        return _versions_latex(results)
     shared = _CallIntervals(results.analysed)
     ci_header = f"{shared.level} CI".replace("%", r"\%") if shared.level else "CI"
     header = [rf"Benchmark & Call & Speedup & {ci_header} & Mean & Median \\",
@@ -438,4 +460,138 @@ def render_latex(results: Results) -> str:
     if overall_rows:
         lines += [r"\midrule", *overall_rows]
     lines.append(r"\end{longtable}")
+    return "\n".join(lines) + "\n"
+
+
+#: The columns of results.csv for several versions: one row per benchmark and version.
+VERSION_CSV_COLUMNS = (
+    "benchmark", "version", "baseline", "status", "weight", "alpha", "n", "mean", "median",
+    "letters", "speedup_mean", "call", "call_low", "call_high", "call_confidence",
+    "call_method", "mean_verdict", "mean_verdict_holm", "mean_p_value", "mean_p_value_holm",
+    "median_verdict", "median_verdict_holm", "median_p_value", "median_p_value_holm",
+    "omnibus", "omnibus_p_value", "posthoc", "errors",
+)
+
+
+def version_rows(results: VersionsResults) -> list[dict[str, object]]:
+    """One flat record per benchmark and version (the baseline's without a comparison)."""
+    rows = []
+    for index, benchmark in enumerate(results.benchmarks):
+        choice = benchmark.choice
+        letters = benchmark.letters
+        for v, name in enumerate(results.versions):
+            summary = benchmark.summaries[v]
+            row: dict[str, object] = dict.fromkeys(VERSION_CSV_COLUMNS)
+            row.update(benchmark=benchmark.name, version=name,
+                       baseline=results.baseline_name, weight=benchmark.weight,
+                       alpha=benchmark.alpha, letters=letters.get(name),
+                       status="ok" if summary is not None else "error",
+                       omnibus=choice.route if choice else None,
+                       omnibus_p_value=choice.omnibus.p_value if choice else None,
+                       posthoc=choice.posthoc.method if choice else None)
+            if summary is not None:
+                row.update(n=summary.n, mean=summary.mean, median=summary.median)
+            comparison = results.comparison(name)
+            result = comparison.by_benchmark[index] if comparison else None
+            if result is not None:
+                row["errors"] = "; ".join(str(e) for e in result.errors) or None
+            if result is not None and result.analysis is not None and result.change:
+                call, holm = result.change, comparison.holm[index]
+                row.update(
+                    speedup_mean=result.analysis.speedup.mean, call=call.call,
+                    call_low=call.low, call_high=call.high, call_confidence=call.confidence,
+                    call_method=call.method, mean_verdict=result.analysis.mean.verdict,
+                    median_verdict=result.analysis.median.verdict)
+                if holm is not None:
+                    row.update(mean_verdict_holm=holm.mean_verdict, mean_p_value=holm.mean_p,
+                               mean_p_value_holm=holm.mean_adjusted,
+                               median_verdict_holm=holm.median_verdict,
+                               median_p_value=holm.median_p,
+                               median_p_value_holm=holm.median_adjusted)
+            elif v == results.baseline and summary is not None:
+                row["speedup_mean"] = 1.0
+            rows.append(row)
+    return rows
+
+
+def _versions_csv(results: VersionsResults) -> str:
+    lines = [",".join(f'"{name}"' for name in VERSION_CSV_COLUMNS)]
+    for row in version_rows(results):
+        lines.append(",".join(_csv_cell(row[name]) for name in VERSION_CSV_COLUMNS))
+    return "\n".join(lines) + "\n"
+
+
+def _cell_text(results: VersionsResults, index: int, v: int) -> tuple[str, str, str]:
+    """(speedup, call, letters) of one version on one benchmark, as text."""
+    benchmark = results.benchmarks[index]
+    name = results.versions[v]
+    letters = benchmark.letters.get(name, "")
+    if benchmark.summaries[v] is None:
+        return "error", "", ""
+    if v == results.baseline:
+        return "1 (baseline)", "", letters
+    comparison = results.comparison(name)
+    result = comparison.by_benchmark[index] if comparison else None
+    if result is None or result.analysis is None or result.change is None:
+        return "error", "", letters
+    return speedup(result.analysis.speedup.mean), result.change.call, letters
+
+
+def _versions_markdown(results: VersionsResults) -> str:
+    lines = ["#### speeduptest: which version is fastest?", "",
+             _md_escape(answer_sentence(results)), "",
+             "| rank | version | speedup over " + _md_escape(elide(results.baseline_name))
+             + " (geometric mean, CI; population CI) | the best's speedup over it (CI) | |",
+             "|---:|---|---|---|---|"]
+    for standing in results.ranking:
+        g, versus = standing.geometric_mean, standing.versus_best
+        population = "" if g is None or g.population is None else (
+            f"; population {interval(g.population.low, g.population.high)}")
+        over = ("baseline" if standing.baseline else "—" if g is None else
+                f"{speedup(g.value)} ({interval(g.low, g.high)}{population})")
+        best = ("—" if versus is None
+                else f"{speedup(versus.value)} ({interval(versus.low, versus.high)})")
+        mark = ("best" if standing.rank == 1 and results.common else
+                "tied with the best" if standing.best else "")
+        lines.append(f"| {standing.rank} | {_md_escape(elide(standing.name))} | {over} | {best} | "
+                     f"{mark} |")
+    lines += ["", "| benchmark | " + " | ".join(_md_escape(elide(v)) for v in results.versions)
+              + " |", "|---|" + "---:|" * len(results.versions)]
+    for index, benchmark in enumerate(results.benchmarks):
+        cells = []
+        for v in range(len(results.versions)):
+            text, call, letters = _cell_text(results, index, v)
+            mark = CALL_MARKS[call].split(" ")[0] + " " if call else ""
+            cells.append(f"{mark}{text}" + (f" `{letters}`" if letters else ""))
+        lines.append(f"| {_md_escape(elide(benchmark.name))} | " + " | ".join(cells) + " |")
+    lines += ["", "<sub>Speedup of the means over the baseline with the call of that "
+              "comparison (✅ faster, 🔻 slower, ➖ unchanged, ❔ uncertain; corrected over all "
+              "comparisons); letters: versions sharing a letter are not told apart on that "
+              "benchmark (post-hoc test of all versions, family-wise α), `a` = fastest.</sub>"]
+    return "\n".join(lines) + "\n"
+
+
+def _versions_latex(results: VersionsResults) -> str:
+    k = len(results.versions)
+    lines = [r"\begin{longtable}{l" + "r" * k + "}",
+             r"\caption{Speedup of the means over the baseline "
+             + _tex_escape(elide(results.baseline_name))
+             + r" per benchmark, with the letters of the post-hoc test of all versions "
+             r"(versions sharing a letter are not told apart; a = fastest).}\\", r"\toprule",
+             "Benchmark & " + " & ".join(_tex_escape(elide(v)) for v in results.versions) + r" \\",
+             r"\midrule", r"\endhead"]
+    for index, benchmark in enumerate(results.benchmarks):
+        cells = []
+        for v in range(k):
+            text, _, letters = _cell_text(results, index, v)
+            text = text.replace("×", r"$\times$")
+            cells.append(text + (rf" \textsuperscript{{{letters}}}" if letters else ""))
+        lines.append(_tex_escape(elide(benchmark.name)) + " & " + " & ".join(cells) + r" \\")
+    lines.append(r"\midrule")
+    cells = []
+    for standing in results.standings:
+        g = standing.geometric_mean
+        cells.append("1" if g is None else speedup(g.value).replace("×", r"$\times$"))
+    lines += ["Geometric mean & " + " & ".join(cells) + r" \\", r"\bottomrule",
+              r"\end{longtable}"]
     return "\n".join(lines) + "\n"

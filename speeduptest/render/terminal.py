@@ -1,11 +1,12 @@
-"""The short summary printed on the terminal: names and messages elided to a width (as by
-:func:`formatting.elide`), whole in results.json."""
+"""The short summary printed on the terminal, for two versions or several: names and messages
+elided to a width (as by :func:`formatting.elide`), whole in results.json."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from speeduptest.model.results import OverallFigure, Results
+from speeduptest.model.versions import VersionsBenchmark, VersionsResults
 from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS
 from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
@@ -19,6 +20,8 @@ from speeduptest.render.formatting import (
     interval,
     plural,
     speedup,
+    standing_figures,
+    threshold,
 )
 from speeduptest.render.formatting import level as percent_level
 
@@ -97,12 +100,14 @@ def _interval_note(results: Results) -> str | None:
     pairs = ("pairs of top-level units" if any(b.design for b in results.analysed)
              else "run pairs")
     return (f"Interval: of the speedup of the means, {names}, {at}{corrected}; "
-            f"P(faster): share of {pairs} in which optimized is faster.")
+            f"P(faster): share of {pairs} in which {elide(results.named[1])} is faster.")
 
 
-def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
+def render_terminal(results: Results | VersionsResults, formats: tuple[str, ...] = ()) -> str:
     """The summary printed when the analysis ends (before the reports are rendered);
     ``formats`` are the ones asked for, to point at the right file for errors."""
+    if isinstance(results, VersionsResults):
+        return _versions_terminal(results, formats)
     overall = results.overall
     analysed, failed = len(results.analysed), len(results.failed)
     # A warning that puts the answer itself in doubt comes right under it.
@@ -194,4 +199,96 @@ def render_plan(plan: ExperimentPlan, path: str, design: str,
                      "large-sample tests.")
     lines.append("T²ᵢ: the variance level i adds (Kalibera & Jones); nᵢ = "
                  "⌈√((Cᵢ₊₁/Cᵢ)·T²ᵢ/T²ᵢ₊₁)⌉.")
+    return "\n".join(lines) + "\n"
+
+
+#: How a call of one version against the baseline shows in the terminal matrix.
+MATRIX_MARKS = {"faster": "▲", "slower": "▼", "unchanged": "=", "uncertain": "?"}
+
+
+def _cell(results: VersionsResults, benchmark: VersionsBenchmark, index: int,
+          version: int) -> str:
+    """A benchmark's cell for one version: speedup over the baseline, call mark, letters."""
+    name = results.versions[version]
+    letters = benchmark.letters.get(name, "")
+    if benchmark.summaries[version] is None:
+        return "error"
+    if version == results.baseline:
+        return f"baseline {letters}".rstrip()
+    comparison = results.comparison(name)
+    result = comparison.by_benchmark[index] if comparison else None
+    if result is None or result.analysis is None or result.change is None:
+        return "error"
+    return (f"{speedup(result.analysis.speedup.mean)} {MATRIX_MARKS[result.change.call]} "
+            f"{letters}").rstrip()
+
+
+def _matrix(results: VersionsResults) -> list[str]:
+    names = [elide(name) for name in results.versions]
+    cells = [[_cell(results, b, i, v) for v in range(len(names))]
+             for i, b in enumerate(results.benchmarks)]
+    benchmarks = [elide(b.name) for b in results.benchmarks]
+    name_width = max([len(name) for name in benchmarks] + [9])
+    widths = [max([len(name)] + [len(row[v]) for row in cells]) for v, name in enumerate(names)]
+    lines = [("  " + "  ".join([f"{'benchmark':<{name_width}}"]
+                               + [f"{name:<{w}}" for name, w in zip(names, widths,
+                                                                    strict=True)])).rstrip()]
+    for benchmark, row in zip(benchmarks, cells, strict=True):
+        lines.append(("  " + "  ".join([f"{benchmark:<{name_width}}"]
+                                       + [f"{c:<{w}}" for c, w in zip(row, widths,
+                                                                      strict=True)])).rstrip())
+    return lines
+
+
+def _ranking(results: VersionsResults) -> list[str]:
+    width = max(len(elide(name)) for name in results.versions)
+    lines = [f"  {'rank':>4}  {'version':<{width}}  {'speedup over the baseline':<36}  "
+             "the best's speedup over it"]
+    for standing in results.ranking:
+        if standing.baseline:
+            against = "baseline"
+        elif standing.geometric_mean is None:
+            against = "—"
+        else:
+            against = f"{speedup(standing.speedup)}, {standing_figures(standing, 'baseline')}"
+        if standing.versus_best is None:
+            versus = "best" if results.common else "—"
+        else:
+            versus = (f"{speedup(standing.versus_best.value)}, {standing_figures(standing, 'best')}"
+                      + (": tied with the best" if standing.best else ""))
+        lines.append(f"  {standing.rank:>4}  {elide(standing.name):<{width}}  {against:<36}  "
+                     f"{versus}".rstrip())
+    return lines
+
+
+def _versions_terminal(results: VersionsResults, formats: tuple[str, ...]) -> str:
+    """The summary printed when the analysis ends: the answer, the ranking, the matrix of
+    speedups over the baseline with the calls and letters, then each version's counts."""
+    lines = [answer_sentence(results), "", "Ranking by the geometric mean of the speedups "
+             "(delta-method intervals; tied with the best: the best's speedup over it has an "
+             "interval at 1 − α/(k − 1) that does not lie above 1 + threshold):"]
+    lines += _ranking(results)
+    lines += ["", f"Speedup of the means over {elide(results.baseline_name)} (the baseline), call "
+              "(▲ faster, ▼ slower, = unchanged, ? uncertain) and letters (versions sharing a "
+              "letter are not told apart on that benchmark; a = fastest):"]
+    lines += _matrix(results)
+    settings = results.settings
+    total = sum(c.results.overall.calls.total for c in results.comparisons)
+    lines += ["", f"Calls of {plural(total, 'comparison')} with the baseline: threshold "
+              f"±{threshold(settings.threshold)}, "
+              + ("uncorrected" if settings.correction == "none"
+                 else CORRECTION_LABELS[settings.correction]) + " over all of them."]
+    for comparison in results.comparisons:
+        calls = comparison.results.overall.calls
+        lines.append(f"  {elide(comparison.version)}: {calls.faster} faster, {calls.slower} "
+                     f"slower, {calls.unchanged} unchanged, {calls.uncertain} uncertain")
+    failed = results.failed
+    if failed:
+        where = ("see errors.html" if "html" in formats else "see errors.pdf" if "pdf" in formats
+                 else "see results.json" if "json" in formats else "see below")
+        lines += ["", f"{plural(len(failed), 'benchmark')} with errors; {where}."]
+        if where == "see below":
+            lines += [f"  {elide_message(str(error))}" for error in results.errors[:20]]
+    for notice in results.notices:
+        lines.append(f"Warning: {elide_message(notice.message)}")
     return "\n".join(lines) + "\n"

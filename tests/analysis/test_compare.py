@@ -229,3 +229,34 @@ def test_compare_of_one_file_needs_several_versions_in_it(tmp_path, capsys):
     status, _ = run(["compare", str(TOOLS / "pyperf/initial.json")], tmp_path)
     assert status == 2
     assert "give at least two result files" in capsys.readouterr().err
+
+
+def test_one_hyperfine_run_of_several_commands_is_compared_alone(tmp_path):
+    status, results = run(["compare", str(TOOLS / "hyperfine/initial.json")], tmp_path)
+    assert status == 0
+    assert [version["name"] for version in results["versions"]] == ["compress", "sort",
+                                                                    "checksum"]
+
+
+def test_two_files_without_compare_get_the_command_that_compares_them(tmp_path, capsys):
+    initial, optimized = (str(TOOLS / f"pyperf/{side}.json") for side in ("initial",
+                                                                          "optimized"))
+    with pytest.raises(SystemExit) as stop:
+        main([initial, optimized, "-o", str(tmp_path / "out")])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert f"run: speeduptest compare {initial} {optimized}" in error
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("tool_file", "suggested"), [
+    ("pyperf/initial.json", "speeduptest compare {} OTHER_FILE"),
+    ("rebench/benchmark.data", "to compare its versions, run: speeduptest compare {}"),
+    ("hyperfine/initial.json", "to compare its versions, run: speeduptest compare {}"),
+])
+def test_a_tool_file_given_as_the_config_gets_the_command_for_it(tmp_path, capsys,
+                                                                 tool_file, suggested):
+    path = str(TOOLS / tool_file)
+    assert main([path, "-o", str(tmp_path / "out")]) == 2
+    error = capsys.readouterr().err
+    assert "result file, not a config" in error and suggested.format(path) in error

@@ -70,3 +70,43 @@ def test_version_is_the_installed_distributions() -> None:
     import speeduptest
 
     assert version("speeduptest") == speeduptest.__version__
+
+
+def _long_csv(path: Path, names: list[str], scale: float, rng) -> str:
+    lines = ["benchmark,version,invocation,iteration,value"]
+    for name in names:
+        for invocation in range(1, 4):
+            for iteration in range(1, 11):
+                value = rng.normal(10.0, 0.1) * scale
+                lines.append(f"{name},v,{invocation},{iteration},{value}")
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_a_ci_gate_fails_on_what_it_did_not_compare(tmp_path, capsys):
+    """102 benchmarks against a file that has 3 of them, one renamed GO: the 2 that pair are
+    unchanged, but the gate fails with its own status and says what was left out, with the
+    likely renaming."""
+    from speeduptest.cli import main
+
+    rng = np.random.default_rng(3)
+    names = ["go", "json", "nbody"] + [f"bench{i}" for i in range(99)]
+    before = _long_csv(tmp_path / "before.csv", names, 1.0, rng)
+    after = _long_csv(tmp_path / "after.csv", ["GO", "json", "nbody"], 1.0, rng)
+    out = tmp_path / "out"
+    status = main(["compare", before, after, "--fail-on-slowdown", "-o", str(out),
+                   "--format", "json", "--quiet"])
+    assert status == 5
+    error = capsys.readouterr().err
+    assert "101 of the benchmarks named in the files (98%) were not compared" in error
+    assert main(["compare", before, after, "--fail-on-slowdown", "--max-unpaired", "99%",
+                 "-o", str(out), "--format", "json", "--quiet"]) == 0
+    results = speeduptest.compare_files(before, after, speeduptest.Settings(bootstrap=200))
+    assert len(results.benchmarks) == 2
+    first, second = results.unpaired
+    assert len(first.names) == 100 and first.suggestions() == [("go", "GO")]
+    assert second.names == ("GO",) and second.suggestions() == [("GO", "go")]
+    assert any("Did you mean go → GO" in notice.message for notice in results.notices)
+    # Without --fail-on-slowdown the run succeeds: the warnings say what was left out.
+    assert main(["compare", before, after, "-o", str(out), "--format", "json",
+                 "--quiet"]) == 0

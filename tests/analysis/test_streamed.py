@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 import speeduptest.analysis.benchmarks as analysis
+from speeduptest.analysis.run import analyse_config
 from speeduptest.cli import main
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
@@ -103,7 +104,7 @@ def test_progress_never_goes_back_and_ends_at_the_benchmarks_analysed(tmp_path, 
     for index in range(0, 150, 15):
         (tmp_path / f"b{index}-optimized.txt").write_text("")
     told: list[tuple[int, int]] = []
-    analysis.analyse_config(config, Settings(),
+    analyse_config(config, Settings(),
                             progress=lambda done, total, name: told.append((done, total)))
     assert [done for done, _ in told] == sorted(done for done, _ in told)
     assert told[0] == (32, 150) and told[-1] == (140, 140)

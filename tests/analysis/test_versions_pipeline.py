@@ -296,4 +296,4 @@ def test_sentence_when_the_baseline_is_the_best(tmp_path, in_root, capsys):
     assert status == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("The baseline, O2 (session 1), is the fastest of 3 versions: "
-                            "1.27× faster than the next best, O2-flto (session 2)")
+                            "1.28× faster than the next best, O2-flto (session 2)")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import speeduptest.analysis.benchmarks as analysis
+import speeduptest.analysis.run as analysis
 import speeduptest.cli as cli
 from speeduptest.cli import main
 
@@ -63,7 +63,7 @@ def test_the_output_folder_is_checked_before_any_work(tmp_path, capsys, monkeypa
     def no_analysis(*arguments, **options):
         raise AssertionError("analysed although the output folder is unusable")
 
-    monkeypatch.setattr(analysis, "analyse_config", no_analysis)
+    monkeypatch.setattr(analysis, "analyse", no_analysis)
     (tmp_path / "out.txt").write_text("")
     for target, message in (
             ("out.txt", "-o {}: exists and is not a folder"),
@@ -95,7 +95,7 @@ def test_an_internal_error_is_one_line_with_status_4(tmp_path, capsys, monkeypat
     def broken(*arguments, **options):
         raise ZeroDivisionError("float division by zero")
 
-    monkeypatch.setattr(analysis, "analyse_config", broken)
+    monkeypatch.setattr(analysis, "analyse", broken)
     assert main([CONFIG, "-o", str(tmp_path / "out")]) == 4
     line = one_error_line(capsys)
     assert line.startswith(f"speeduptest {cli.__version__}: internal error while analysing ")
@@ -180,7 +180,7 @@ def test_streamed_results_json_can_be_written_twice_and_leaves_the_collector_on(
     generator), and the cycle collector is paused only while a block is encoded."""
     import gc
 
-    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.analysis.run import analyse_config
     from speeduptest.model.results import Settings
     from speeduptest.output import write_report_folder
     from speeduptest.render import json_results

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import speeduptest.analysis.benchmarks as analysis
+import speeduptest.analysis.benchmarks as benchmarks
+import speeduptest.analysis.run as analysis
 import speeduptest.output as output
 from speeduptest.cli import main
 
@@ -53,8 +54,8 @@ def no_analysis(monkeypatch):
     def refused(*arguments, **options):
         raise AssertionError("analysed although -o was refused")
 
-    monkeypatch.setattr(analysis, "analyse_config", refused)
-    monkeypatch.setattr(analysis, "analyse_benchmarks", refused)
+    monkeypatch.setattr(analysis, "analyse", refused)
+    monkeypatch.setattr(benchmarks, "analyse_benchmarks", refused)
 
 
 def one_line(capsys) -> str:
@@ -435,7 +436,7 @@ def test_an_os_error_anywhere_is_one_line_with_status_2(tmp_path, capsys, monkey
     def refused(*arguments, **options):
         raise PermissionError(13, "Permission denied", "/data/bench/x.txt")
 
-    monkeypatch.setattr(analysis, "analyse_config", refused)
+    monkeypatch.setattr(analysis, "analyse", refused)
     assert main([str(CONFIG), "-o", str(tmp_path / "out")]) == 2
     assert one_line(capsys) == "speeduptest: error: /data/bench/x.txt: Permission denied"
     assert not (tmp_path / "out").exists()

@@ -187,7 +187,7 @@ def test_suites_of_extreme_times_never_crash(benchmarks, aggregate, correction, 
     import tempfile
     from pathlib import Path
 
-    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.analysis.run import analyse_config
     from speeduptest.model.results import Settings
     from speeduptest.output import Streamed
     from speeduptest.render.formats import render_formats

@@ -203,7 +203,7 @@ def test_quick_switches_leave_a_program_with_threads_alone(tmp_path) -> None:
     own (here two at once) keeps its setting, during the runs and after them."""
     import threading
 
-    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.analysis.run import analyse_config
     from speeduptest.model.results import Settings
 
     config = make_config(tmp_path, 300, 31)

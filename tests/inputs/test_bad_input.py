@@ -3,6 +3,10 @@ other benchmark is still analysed, and the exit status says so."""
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 
 HEADER = "benchmark,initial,optimized,weight,confidence\n"
@@ -301,3 +305,47 @@ def test_hierarchical_sample_is_analysed_on_top_level_means(project):
     # One value per (build, invocation): the invocation column only numbers the measurements.
     assert benchmark["effect_size"]["variance_components"]["initial"]["levels"] == [
         "invocation", "build"]
+
+
+_TOOLS = Path(__file__).parents[1] / "data" / "tools"
+
+
+def _damaged_go(text: str) -> str:
+    return text.replace("79.41 ns/op", "7x.41 ns/op", 1)
+
+
+def _damaged_json(path: str, change) -> str:
+    document = json.loads((_TOOLS / path).read_text())
+    change(document)
+    return json.dumps(document, indent=1)
+
+
+@pytest.mark.parametrize(("damaged", "make", "intact", "name", "fragments"), [
+    ("old.txt", lambda: _damaged_go((_TOOLS / "go/initial.txt").read_text()),
+     "go/optimized.txt", "#BenchmarkBucket", ("old.txt:13", "'7x.41' 'ns/op' is not a number")),
+    ("ptb.json", lambda: _damaged_json(
+        "pytest-benchmark/initial.json",
+        lambda d: d["benchmarks"][3]["stats"]["data"].__setitem__(4, -1)),
+     "pytest-benchmark/optimized.json", "#test_join",
+     ("ptb.json", "'test_join', round 5", "not a valid execution time")),
+    ("asv.json", lambda: _damaged_json(
+        "asv/initial.json",
+        lambda d: d["results"]["benchmarks.time_join"][11][0].__setitem__(3, "x")),
+     "asv/optimized.json", "#benchmarks.time_join",
+     ("asv.json", "'benchmarks.time_join', sample 4", "is not a number")),
+    ("sample.json", lambda: (_TOOLS / "criterion/criterion/sort/100/base/sample.json")
+     .read_text()[:300], "criterion/criterion/sort/100/new/sample.json", "",
+     ("sample.json", "not valid JSON", "truncated")),
+    ("catch2.xml", lambda: (_TOOLS / "catch2/initial.xml").read_text(),
+     "catch2/optimized.xml", "", ("catch2.xml", "line 5", "holds only a summary")),
+])
+def test_damaged_files_of_the_newer_tools(project, damaged, make, intact, name, fragments):
+    """A damaged copy of a real file of Go, pytest-benchmark, asv, Criterion (and a Catch2
+    report, which holds no samples) is an error of its benchmark, located, and the other
+    benchmark is analysed."""
+    (project.root / damaged).write_text(make())
+    shutil.copy(_TOOLS / intact, project.root / f"intact-{(_TOOLS / intact).name}")
+    config = project.config(HEADER + project.good_pair("good") + "\n"
+                            + f"bad,{damaged}{name},intact-{(_TOOLS / intact).name}{name}\n")
+    status, data = project.run(config)
+    assert_only_bad_fails(status, data, "bad", *fragments)

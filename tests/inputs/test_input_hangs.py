@@ -307,9 +307,9 @@ def test_a_config_that_never_ends_is_refused_at_its_first_nul_byte(tmp_path: Pat
 
 
 def test_the_config_is_read_once_by_the_api(tmp_path: Path) -> None:
-    """:func:`speeduptest.analysis.entry.analyse_any_config` of a pipe (also for a config
+    """:func:`speeduptest.analysis.run.analyse_config` of a pipe (also for a config
     that is read several times: its form, its rows, the child's guess, its checksum)."""
-    from speeduptest.analysis.entry import analyse_any_config
+    from speeduptest.analysis.run import analyse_config
     from speeduptest.model.results import Settings
 
     text = "benchmark,initial,optimized\n" + good_folder(tmp_path)
@@ -319,8 +319,8 @@ def test_the_config_is_read_once_by_the_api(tmp_path: Path) -> None:
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        analysed = analyse_any_config(Path(f"/dev/fd/{read}"), Settings(alpha=0.05,
-                                                                       bootstrap=200))
+        analysed = analyse_config(Path(f"/dev/fd/{read}"), Settings(alpha=0.05,
+                                                                   bootstrap=200))
     finally:
         os.chdir(cwd)
         os.close(read)

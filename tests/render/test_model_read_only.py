@@ -12,14 +12,11 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
-from speeduptest.analysis.benchmarks import analyse_config
-from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import Settings
 from speeduptest.output import Streamed
 from speeduptest.render.formats import render_formats
 from speeduptest.render.terminal import render_terminal
-from speeduptest.render.versions_formats import render_versions_formats
-from speeduptest.render.versions_text import render_versions_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 EVERY_FORMAT = ("json", "html", "pdf", "md", "csv", "tex")
@@ -46,9 +43,9 @@ def test_rendering_two_versions_changes_nothing_in_the_results(tmp_path: Path) -
 
 
 def test_rendering_several_versions_changes_nothing_in_the_results() -> None:
-    results = analyse_any_config(ROOT / "samples" / "compiler-flags" / "flags.csv",
-                                 Settings(bootstrap=200), baseline="O0", workers=1)
+    results = analyse_config(ROOT / "samples" / "compiler-flags" / "flags.csv",
+                             Settings(bootstrap=200), baseline="O0", workers=1)
     before = pickle.dumps(results)
-    render_versions_terminal(results, EVERY_FORMAT)
-    _rendered(render_versions_formats(results, EVERY_FORMAT, workers=1))
+    render_terminal(results, EVERY_FORMAT)
+    _rendered(render_formats(results, EVERY_FORMAT, workers=1))
     assert pickle.dumps(results) == before

@@ -186,7 +186,7 @@ def test_placed_text_is_where_anchored_text_would_be():
 def test_pdf_figures_have_no_groups_for_weasyprint_to_make(many):
     """No centred text, no opacity: weasyprint would make each a transparency group. The
     axes are named by the caption."""
-    from speeduptest.analysis.benchmarks import analyse_config
+    from speeduptest.analysis.run import analyse_config
     from speeduptest.model.results import Settings
 
     *_, config = many

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.analysis.entry import analyse_any_config
+from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import Settings
 from speeduptest.model.versions import VersionsResults
 
@@ -44,8 +44,8 @@ def _run(data: dict[str, list[np.ndarray]], order: list[str], baseline: str, sca
             cells.append(path.name)
         lines.append(f"b{j}," + ",".join(cells))
     (folder / "c.csv").write_text("\n".join(lines) + "\n")
-    results = analyse_any_config(folder / "c.csv", Settings(bootstrap=200), baseline,
-                                 workers=1)
+    results = analyse_config(folder / "c.csv", Settings(bootstrap=200), baseline=baseline,
+                             workers=1)
     assert isinstance(results, VersionsResults)
     return results
 

@@ -42,9 +42,11 @@ def test_ranking_and_intervals_agree_with_r(case, runs):
             if expected[key] is None:
                 assert standing[key] is None
                 continue
-            value, low, high = expected[key]
+            value, low, high, population_low, population_high = expected[key]
             assert standing[key]["speedup"] == pytest.approx(value, rel=RELATIVE)
             assert standing[key]["ci"] == pytest.approx([low, high], rel=RELATIVE)
+            assert standing[key]["population"]["ci"] == pytest.approx(
+                [population_low, population_high], rel=RELATIVE)
 
 
 @pytest.mark.parametrize("case", CASES["cases"], ids=lambda case: case["name"])

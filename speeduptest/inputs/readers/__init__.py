@@ -38,7 +38,19 @@ from typing import Literal
 
 import numpy as np
 
-from speeduptest.inputs.readers import google_benchmark, hyperfine, jmh, long_csv, pyperf, rebench
+from speeduptest.inputs.readers import (
+    asv,
+    catch2,
+    criterion,
+    go_bench,
+    google_benchmark,
+    hyperfine,
+    jmh,
+    long_csv,
+    pyperf,
+    pytest_benchmark,
+    rebench,
+)
 from speeduptest.inputs.readers.common import InputError, SourceFile, bounded, csv_sample, named
 from speeduptest.inputs.samples import (
     MAX_NAME,
@@ -65,6 +77,9 @@ class ReadOptions:
     #: The samples are to be resampled by the hierarchical bootstrap (an analysis): one too
     #: unbalanced to be resampled within bounds is an error (``speeduptest plan`` reads them).
     bootstrap: bool = True
+    #: The metric of Go benchmark results to compare, by its unit as written (``B/op``,
+    #: ``allocs/op``, ``MB/s``, a ``b.ReportMetric`` unit); None: the time per call.
+    metric: str | None = None
 
 
 DEFAULT_OPTIONS = ReadOptions()
@@ -77,7 +92,8 @@ _CHUNK = 1 << 24
 
 #: Shown when a JSON document is none of the formats known.
 JSON_FORMATS = ("pyperf, hyperfine --export-json, Google Benchmark --benchmark_format=json, "
-                "JMH -rf json")
+                "JMH -rf json, pytest-benchmark --benchmark-json, asv results, Criterion "
+                "sample.json")
 
 
 def split_reference(reference: str, base: Path) -> tuple[Path, str | None]:
@@ -156,6 +172,16 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
     if isinstance(document, dict):
         if "context" in document and isinstance(document.get("benchmarks"), list):
             return google_benchmark.parse(document, path, options.time)
+        if pytest_benchmark.looks_like(document):
+            return pytest_benchmark.parse(document, path)
+        if asv.looks_like(document):
+            return asv.parse(document, path)
+        if criterion.looks_like(document):
+            return criterion.parse_sample(document, path)
+        if asv.is_benchmark_list(document):
+            return SourceFile(path, "asv", (), problem=(
+                "is asv's list of benchmarks (benchmarks.json), which holds no result: give "
+                "a result file, .asv/results/MACHINE/COMMIT-ENVIRONMENT.json"))
         if isinstance(document.get("results"), list):
             return hyperfine.parse(document, path)
         if isinstance(document.get("benchmarks"), list):
@@ -210,10 +236,14 @@ def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> Source
         return _parse_json(text, path, options)
     if rebench.looks_like(text):  # not by extension: plain samples may be called .data
         return rebench.parse(text, path)
+    if start == "<" and catch2.looks_like(text):
+        return catch2.parse(text, path)
     if suffix == ".csv":
         if long_csv.looks_like(text):
             return long_csv.parse(text, path)
         return SourceFile(path, "sample", (csv_sample(text, path),))
+    if go_bench.looks_like(text):
+        return go_bench.parse(text, path, options.metric)
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 
@@ -224,6 +254,11 @@ def read_source(file: Path, display: str | None = None,
     default, the path as given, normalised). ``content``: the file's bytes when already read
     (:mod:`speeduptest.runtime.prefetch`)."""
     display = visible(display) if display is not None else _display_of(file)
+    if content is None and os.path.isdir(file):
+        folder = criterion.read_folder(Path(file), display, _read_within_limit)
+        if folder is not None:
+            folder = _printable(folder)
+            return bounded(folder) if options.bootstrap else folder
     try:
         raw = _read_bytes(file) if content is None else content
     except _NotAFile as error:
@@ -247,6 +282,18 @@ def read_source(file: Path, display: str | None = None,
     source = parse_source(raw, display, filename, options)
     return SourceFile(source.path, source.format, source.samples, problem=source.problem,
                       errors=source.errors, sha256=sha256, notices=source.notices)
+
+
+def _read_within_limit(file: Path) -> bytes | None:
+    """A file's bytes for a reader of folders (Criterion's); None when larger than
+    ``MAX_BYTES``; ``OSError`` when it cannot be read or is not a regular file."""
+    try:
+        raw = _read_bytes(file)
+    except _NotAFile as error:
+        raise OSError(not_a_file(error.mode)) from None
+    except ValueError:
+        raise OSError("invalid file name") from None
+    return raw if raw is not None and len(raw) <= MAX_BYTES else None
 
 
 def _plain_source(display: str, values: np.ndarray, sha256: str) -> SourceFile:

@@ -25,6 +25,7 @@ from speeduptest.inputs.readers.common import (
     value_problem,
 )
 from speeduptest.inputs.readers.units import seconds_per
+from speeduptest.inputs.samples import shortened
 
 #: The largest count of a histogram bin taken (beyond it, counts lose precision as floats).
 MAX_COUNT = 2**53
@@ -134,7 +135,9 @@ def _benchmark(entry: object, position: int, path: str):
                 errors.add(f"{where}, fork {number}, iteration {index}: {problem}")
             else:
                 times[-1].append(seconds)
-    notes = [f"{len(times)} forks, mode {_text(entry.get('mode', '?'))}"]
+    mode = entry.get("mode", "?")
+    shown = shortened(mode) if isinstance(mode, str) else _text(mode)
+    notes = [f"{len(times)} forks, mode {shown}"]
     if rate:
         notes.append(f"throughput ({metric['scoreUnit']}) turned into time per operation")
     return make_sample(path, name, times, ("fork", "iteration"), errors, notes)

@@ -1,0 +1,129 @@
+"""The experiment: every way in (a config of any form, ``compare`` of result files, a
+``FILE#VERSION``) becomes this one value before any analysis.
+
+An :class:`Experiment` is versions × benchmarks: for each benchmark its weight, its risk α
+(None: the run's), the unit of its plain samples, where it was declared (the config's line),
+and per version where its sample is (:class:`SampleRef`: the file, the benchmark in it, as
+the user names it), with the errors found while reading the config; plus the notices found
+while reading, and the files' contents (:class:`speeduptest.inputs.files.SampleFiles`, read
+when the analysis first needs them: a large run is analysed while its files are still being
+read).
+
+Transforms of the experiment are functions from ``Experiment`` to ``Experiment``
+(:func:`with_run_alpha`). It is made by :func:`speeduptest.inputs.forms.read_experiment` (a
+config) or :func:`speeduptest.inputs.compare.compared_experiment` (result files); the analysis
+(:func:`speeduptest.analysis.run.analyse`) takes one and never reads a line of config.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from speeduptest.inputs.config import BenchmarkSpec
+from speeduptest.inputs.files import FileKey, SampleFiles
+from speeduptest.model.results import InputError, InputFile, Notice, Unpaired
+
+#: How the experiment was given: a config of two versions ("pair": ``initial``/``optimized``
+#: columns), of several ("wide", "long"), or result files (``compare``).
+FORMS = ("pair", "wide", "long", "compare")
+
+
+@dataclass(frozen=True)
+class SampleRef:
+    """Where one version's sample of one benchmark is: a file, and a benchmark in it."""
+
+    file: Path
+    display: str  # how the user can find it from the current folder
+    selection: str | None = None  # the benchmark selected in the file (``path#name``)
+    key: FileKey | None = None  # the file's identity when the config looked it up
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark of the experiment: a sample per version (None: missing, see
+    ``version_errors``), its weight, its α (None: the run's) and the unit of its plain
+    samples (None: as read)."""
+
+    name: str
+    line: int | None  # its row in the config (None: found in result files)
+    weight: float | None
+    alpha: float | None
+    samples: tuple[SampleRef | None, ...]
+    errors: tuple[InputError, ...] = ()  # of the whole benchmark
+    version_errors: tuple[tuple[InputError, ...], ...] = ()  # per version
+    unit: str | None = None
+    alpha_given: bool = False  # (``alpha`` None then: the confidence given is not valid)
+
+    def errors_of(self, version: int) -> tuple[InputError, ...]:
+        return self.version_errors[version] if self.version_errors else ()
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where the experiment comes from: a config's path and form, or the arguments of
+    ``compare`` (one per version, as given)."""
+
+    form: str  # one of FORMS
+    path: Path | None = None  # the config
+    references: tuple[str, ...] = ()  # compare: the arguments
+
+    @property
+    def label(self) -> str:
+        return str(self.path) if self.path is not None else ", ".join(self.references)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Versions × benchmarks, as read (see the module's docstring)."""
+
+    versions: tuple[str, ...]
+    baseline: int
+    benchmarks: tuple[Benchmark, ...]
+    origin: Origin
+    files: SampleFiles
+    notices: tuple[Notice, ...] = ()
+    input_files: tuple[InputFile, ...] = ()  # the config, with its checksum
+    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks of one file only
+
+    def __post_init__(self) -> None:
+        if len(self.versions) < 2 or not 0 <= self.baseline < len(self.versions):
+            raise ValueError("at least 2 versions and a baseline among them are needed")
+
+    @property
+    def others(self) -> list[int]:
+        """The versions compared with the baseline, in order."""
+        return [v for v in range(len(self.versions)) if v != self.baseline]
+
+    def comparison(self, benchmark: Benchmark, version: int) -> BenchmarkSpec | None:
+        """``version`` against the baseline on ``benchmark``: what the two-sample analysis
+        takes; None where the version has no such benchmark and nothing is wrong (a file of
+        ``compare`` without it)."""
+        errors = (benchmark.errors + benchmark.errors_of(self.baseline)
+                  + benchmark.errors_of(version))
+        base, other = benchmark.samples[self.baseline], benchmark.samples[version]
+        if not errors and (base is None or other is None):
+            return None
+        return BenchmarkSpec(
+            name=benchmark.name, line=benchmark.line,
+            initial=base.file if base else None, optimized=other.file if other else None,
+            initial_display=base.display if base else None,
+            optimized_display=other.display if other else None,
+            weight=benchmark.weight, alpha=benchmark.alpha,
+            errors=tuple(dict.fromkeys(errors)),
+            initial_selection=base.selection if base else None,
+            optimized_selection=other.selection if other else None,
+            initial_key=base.key if base else None,
+            optimized_key=other.key if other else None,
+            unit=benchmark.unit)
+
+
+def with_run_alpha(experiment: Experiment, alpha: float) -> Experiment:
+    """The experiment with ``alpha`` for every benchmark that has no α of its own: the one
+    place where the run's α meets the benchmarks'. (One whose confidence is not valid keeps
+    None: it is not analysed, and has no α.)"""
+    return dataclasses.replace(experiment, benchmarks=tuple(
+        dataclasses.replace(benchmark, alpha=alpha)
+        if benchmark.alpha is None and not benchmark.alpha_given else benchmark
+        for benchmark in experiment.benchmarks))
