@@ -46,7 +46,6 @@ from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
-from speeduptest.stats.batched import run_tests_both_ways
 from speeduptest.stats.change import Change, MeanRatio, classify, decide_calls
 from speeduptest.stats.effect_size import (
     EffectSize,
@@ -78,6 +77,7 @@ from speeduptest.stats.protocol import (
     max_confidence_rows,
     mean_outcome,
     median_outcome,
+    run_tests_both_ways,
     summarise_rows,
     tie_free_rows,
 )

@@ -24,6 +24,8 @@ from speeduptest.notices import InputError, Notice
 from speeduptest.stats.change import Change
 from speeduptest.stats.effect_size import EffectSize, RatioInterval  # noqa: F401
 from speeduptest.stats.hierarchy import VarianceComponents  # noqa: F401
+from speeduptest.stats.kolmogorov_smirnov import KSResult  # noqa: F401
+from speeduptest.stats.normality import ShapiroResult  # noqa: F401
 from speeduptest.stats.overall import (  # noqa: F401
     AggregateInterval,
     CallCounts,
@@ -31,6 +33,7 @@ from speeduptest.stats.overall import (  # noqa: F401
     OverallFigure,
     ProportionEstimate,
 )
+from speeduptest.stats.parametric import FTestResult, TTestResult  # noqa: F401
 from speeduptest.stats.protocol import (  # noqa: F401
     Decision,
     PairAnalysis,
@@ -41,13 +44,6 @@ from speeduptest.stats.protocol import (  # noqa: F401
     Status,
     Verdict,
 )
-from speeduptest.stats.stattests import (  # noqa: F401
-    FTestResult,
-    KSResult,
-    ShapiroResult,
-    TTestResult,
-    WilcoxonResult,
-)
 from speeduptest.stats.steady import (  # noqa: F401
     MIN_SERIES,
     ORDER_ALPHA,
@@ -55,6 +51,7 @@ from speeduptest.stats.steady import (  # noqa: F401
     OrderTest,
     SideValidity,
 )
+from speeduptest.stats.wilcoxon import WilcoxonResult  # noqa: F401
 
 
 @dataclass(slots=True)

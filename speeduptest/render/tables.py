@@ -206,10 +206,8 @@ def _md_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
             f"{mean} | {median} |")
 
 
-def _md_table(rows: list[BenchmarkResult], header: list[str], shared: _CallIntervals
-              ) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|---|---|---:|---|---:|---|---|",
-            *(_md_row(benchmark, shared) for benchmark in rows)]
+def _md_table_head(header: list[str]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|---|---|---:|---|---:|---|---|"]
 
 
 def _md_footnote(results: Results, shared: _CallIntervals) -> str:
@@ -254,6 +252,7 @@ def render_markdown(results: Results | VersionsResults) -> str:
     question = ("is the optimized version faster?" if results.named == ("initial", "optimized")
                 else f"is {other} faster than {baseline}?")
     lines = [f"### speeduptest: {question}", "",
+             f"*{_md_escape(elide(results.source.short))}*", "",
              _bold_answer(answer_sentence(results))]
     if calls is not None and calls.total:
         counts = [f"{CALL_MARKS[name].split()[0]} {getattr(calls, name)} {name}"
@@ -265,28 +264,79 @@ def render_markdown(results: Results | VersionsResults) -> str:
     shared = _CallIntervals(ordered)
     header = ["benchmark", "call", "change (mean)", _md_ci_header(results, shared),
               "P(faster)", "Speedup-Test: mean", "median"]
-    shown = [b for b in ordered if b.change is None or b.change.call != "unchanged"]
-    folded = [b for b in ordered if b.change is not None and b.change.call == "unchanged"]
+    # Slower first (what a review looks for), then faster, each the largest change first;
+    # the rest folded.
+    called = {call: [b for b in ordered if b.change is not None and b.change.call == call]
+              for call in ("slower", "faster")}
+    shown = called["slower"] + called["faster"]
+    shown_ids = {id(b) for b in shown}
+    folded = [b for b in ordered if id(b) not in shown_ids]
+    closing = [f"\n⚠️ {_md_escape(elide_message(notice.message))}"
+               for notice in results.input_notices] + ["", _md_footnote(results, shared)]
+    # Whatever the number of benchmarks, the summary fits in a pull-request comment: rows
+    # are added while they fit, and a line says how many are left out and where they are.
+    room = MARKDOWN_LIMIT - _size(lines) - _size(closing) - _RESERVED
+    left_out = 0
     if shown:
-        lines += ["", *_md_table(shown, header, shared)]
+        rows, cut = _fitting([_md_row(b, shared) for b in shown], room)
+        room -= _size(rows)
+        left_out += cut
+        lines += ["", *_md_table_head(header), *rows]
     if folded:
-        lines += ["", f"<details><summary>{_plural(len(folded), 'unchanged benchmark')}"
-                      "</summary>", "", *_md_table(folded, header, shared), "", "</details>"]
+        rows, cut = _fitting([_md_row(b, shared) for b in folded], room)
+        room -= _size(rows)
+        left_out += cut
+        if rows:
+            lines += ["", f"<details><summary>{_plural(len(folded), 'other benchmark')} "
+                          f"({_folded_calls(folded)})</summary>", "",
+                      *_md_table_head(header), *rows, "", "</details>"]
     if results.failed:
-        lines += ["", f"**{_plural(len(results.failed), 'benchmark')} could not be analysed** "
-                      "(see errors.html or results.json):", "", "| benchmark | error |",
-                  "|---|---|"]
+        errors = []
         for benchmark in results.failed:
             message = str(benchmark.errors[0]) if benchmark.errors else "error"
             more = len(benchmark.errors) - 1
             if more > 0:
                 message += f" (and {_plural(more, 'more error')})"
-            lines.append(f"| {_md_escape(elide(benchmark.name))} | "
-                         f"❌ {_md_escape(elide_message(message))} |")
-    lines += [f"\n⚠️ {_md_escape(elide_message(notice.message))}"
-              for notice in results.input_notices]
-    lines += ["", _md_footnote(results, shared)]
+            errors.append(f"| {_md_escape(elide(benchmark.name))} | "
+                          f"❌ {_md_escape(elide_message(message))} |")
+        rows, cut = _fitting(errors, room)
+        left_out += cut
+        lines += ["", f"**{_plural(len(results.failed), 'benchmark')} could not be analysed** "
+                      "(see errors.html or results.json):", "", "| benchmark | error |",
+                  "|---|---|", *rows]
+    if left_out:
+        lines += ["", f"… and {_plural(left_out, 'more row')} left out, to keep this summary "
+                      "within a pull-request comment: every benchmark is in results.json, "
+                      "results.csv and the HTML and PDF reports."]
+    lines += closing
     return "\n".join(lines) + "\n"
+
+
+#: summary.md stays within what a GitHub comment holds (65,536 characters), with room for
+#: the lines a bot adds around it.
+MARKDOWN_LIMIT = 60_000
+#: Room kept for the lines around the tables (headings, folds, the line of what was cut).
+_RESERVED = 2_000
+
+
+def _size(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _fitting(rows: list[str], room: int) -> tuple[list[str], int]:
+    """The first rows that fit in ``room`` characters, and how many do not."""
+    kept, used = [], 0
+    for row in rows:
+        used += len(row) + 1
+        if used > room:
+            break
+        kept.append(row)
+    return kept, len(rows) - len(kept)
+
+
+def _folded_calls(benchmarks: list[BenchmarkResult]) -> str:
+    counts = Counter(b.change.call if b.change is not None else "no call" for b in benchmarks)
+    return ", ".join(f"{count} {call}" for call, count in counts.items())
 
 
 # --------------------------------------------------------------------------- LaTeX
@@ -557,18 +607,25 @@ def _versions_markdown(results: VersionsResults) -> str:
                      f"{mark} |")
     lines += ["", "| benchmark | " + " | ".join(_md_escape(elide(v)) for v in results.versions)
               + " |", "|---|" + "---:|" * len(results.versions)]
+    rows = []
     for index, benchmark in enumerate(results.benchmarks):
         cells = []
         for v in range(len(results.versions)):
             text, call, letters = _cell_text(results, index, v)
             mark = CALL_MARKS[call].split(" ")[0] + " " if call else ""
             cells.append(f"{mark}{text}" + (f" `{letters}`" if letters else ""))
-        lines.append(f"| {_md_escape(elide(benchmark.name))} | " + " | ".join(cells) + " |")
-    lines += ["", "<sub>Speedup of the means over the baseline with the call of that "
-              "comparison (✅ faster, 🔻 slower, ➖ unchanged, ❔ uncertain; corrected over all "
-              "comparisons); letters: versions sharing a letter are not told apart on that "
-              "benchmark (post-hoc test of all versions, family-wise α), `a` = fastest.</sub>"]
-    return "\n".join(lines) + "\n"
+        rows.append(f"| {_md_escape(elide(benchmark.name))} | " + " | ".join(cells) + " |")
+    closing = ["", "<sub>Speedup of the means over the baseline with the call of that "
+               "comparison (✅ faster, 🔻 slower, ➖ unchanged, ❔ uncertain; corrected over all "
+               "comparisons); letters: versions sharing a letter are not told apart on that "
+               "benchmark (post-hoc test of all versions, family-wise α), `a` = fastest.</sub>"]
+    kept, left_out = _fitting(rows, MARKDOWN_LIMIT - _size(lines) - _size(closing) - _RESERVED)
+    lines += kept
+    if left_out:
+        lines += ["", f"… and {_plural(left_out, 'more benchmark')} left out, to keep this "
+                      "summary within a pull-request comment: every benchmark is in "
+                      "results.json, results.csv and the HTML and PDF reports."]
+    return "\n".join(lines + closing) + "\n"
 
 
 def _versions_latex(results: VersionsResults) -> str:

@@ -47,13 +47,10 @@ from scipy import optimize, special
 
 from speeduptest.notices import Notice
 from speeduptest.stats.defaults import DEFAULT_ALPHA, DEFAULT_LARGE_SAMPLE
+from speeduptest.stats.hypothesis import HypothesisTest as _HypothesisTest
+from speeduptest.stats.normality import ShapiroResult, shapiro_wilk
 from speeduptest.stats.protocol import LOW_POWER_SIZE
-from speeduptest.stats.stattests import (
-    ShapiroResult,
-    _HypothesisTest,
-    shapiro_wilk,
-    wilcoxon_mann_whitney,
-)
+from speeduptest.stats.wilcoxon import wilcoxon_mann_whitney
 
 Route = Literal["anova", "welch", "kruskal"]
 Name = TypeVar("Name", bound=Hashable)

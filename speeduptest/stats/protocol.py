@@ -19,17 +19,20 @@ import numpy as np
 
 from speeduptest.notices import Notice
 from speeduptest.stats.defaults import DEFAULT_ALPHA, DEFAULT_LARGE_SAMPLE
-from speeduptest.stats.stattests import (
+from speeduptest.stats.kolmogorov_smirnov import KSResult, ks_test_rows
+from speeduptest.stats.normality import ShapiroResult, shapiro_wilk_rows
+from speeduptest.stats.parametric import (
     FTestResult,
-    KSResult,
-    ShapiroResult,
+    Moments,
     TTestResult,
+    f_test_from_moments,
+    t_test_from_moments,
+)
+from speeduptest.stats.rowwise import paired_rows, python_max
+from speeduptest.stats.wilcoxon import (
     WilcoxonResult,
-    f_test,
-    ks_test,
-    shapiro_wilk,
-    t_test,
     wilcoxon_mann_whitney,
+    wilcoxon_mann_whitney_rows,
 )
 
 # -- what the protocol makes of a pair: its results --------------------------------------
@@ -178,25 +181,111 @@ def common_scale(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Both samples multiplied by the power of two that brings the larger median into
     [0.5, 1). Every test of the protocol is invariant to a common scale, and multiplying by a
     power of two is exact, so no p-value changes; but times of 1e200 no longer overflow their
-    variance, and times of 1e-300 no longer underflow it (or fall below scipy's zero-range
-    guard of Shapiro–Wilk)."""
-    _, exponent = np.frexp(max(np.median(x), np.median(y)))
-    return np.ldexp(x, -int(exponent)), np.ldexp(y, -int(exponent))
+    variance, and times of 1e-300 no longer underflow it (or fall below the zero-range guard
+    of Shapiro–Wilk)."""
+    xs, ys = common_scale_rows(np.asarray(x, dtype=float).reshape(1, -1),
+                               np.asarray(y, dtype=float).reshape(1, -1))
+    return xs[0], ys[0]
+
+
+def common_scale_rows(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`common_scale` of every row of ``x`` and ``y``."""
+    exponent = np.frexp(python_max(np.median(x, axis=1), np.median(y, axis=1)))[1][:, None]
+    return np.ldexp(x, -exponent), np.ldexp(y, -exponent)
+
+
+#: Rows are tested in chunks of about this many values (both sides together): memory stays
+#: bounded (a few MB per temporary) for any number of benchmarks, and the chunks are long
+#: enough for the m + n steps of the exact KS recursion to be amortised over many rows even
+#: for skewed sizes such as 3 against 3333.
+CHUNK_VALUES = 1 << 19
 
 
 def run_tests(x: np.ndarray, y: np.ndarray) -> ProtocolTests:
-    """Run every test of the protocol on initial sample ``x`` and optimized sample ``y``
-    (at a common scale where their variances are representable)."""
-    x, y = common_scale(x, y)
-    return ProtocolTests(
-        shapiro_initial=shapiro_wilk(x),
-        shapiro_optimized=shapiro_wilk(y),
-        f_test=f_test(x, y),
-        t_student=t_test(x, y, equal_var=True),
-        t_welch=t_test(x, y, equal_var=False),
-        ks=ks_test(x, y),
-        wilcoxon=wilcoxon_mann_whitney(x, y),
-    )
+    """Run every test of the protocol on initial sample ``x`` and optimized sample ``y``:
+    :func:`run_tests_batched` of a batch of one."""
+    return run_tests_batched(np.asarray(x, dtype=float).reshape(1, -1),
+                             np.asarray(y, dtype=float).reshape(1, -1))[0]
+
+
+def run_tests_batched(x: np.ndarray, y: np.ndarray) -> list[ProtocolTests]:
+    """Every test of the protocol for every row of ``x`` and ``y`` at once.
+
+    Parameters
+    ----------
+    x, y
+        Initial and optimized times of B benchmarks, shapes (B, n) and (B, m): row b holds the
+        samples of benchmark b (every benchmark of a batch has the same sizes n and m).
+
+    Returns
+    -------
+    list of ProtocolTests
+        The tests of row b, initial against optimized, for b = 0 … B − 1; each row at a
+        common scale where its variances are representable (:func:`common_scale`). A row's
+        results do not depend on the other rows.
+    """
+    return _run_rows(x, y, both_ways=False)[0]
+
+
+def run_tests_both_ways(x: np.ndarray, y: np.ndarray
+                        ) -> tuple[list[ProtocolTests], list[ProtocolTests]]:
+    """``run_tests_batched(x, y)`` and ``run_tests_batched(y, x)`` (is the optimized version
+    slower?), sharing what does not depend on the direction."""
+    forward, reverse = _run_rows(x, y, both_ways=True)
+    assert reverse is not None
+    return forward, reverse
+
+
+def _run_rows(x: np.ndarray, y: np.ndarray, both_ways: bool
+              ) -> tuple[list[ProtocolTests], list[ProtocolTests] | None]:
+    x, y = paired_rows(x, y)
+    chunk = max(1, CHUNK_VALUES // max(1, x.shape[1] + y.shape[1]))
+    forward: list[ProtocolTests] = []
+    reverse: list[ProtocolTests] | None = [] if both_ways else None
+    for start in range(0, x.shape[0], chunk):
+        found, found_reverse = _run_chunk(x[start:start + chunk], y[start:start + chunk],
+                                          both_ways)
+        forward.extend(found)
+        if reverse is not None and found_reverse is not None:
+            reverse.extend(found_reverse)
+    return forward, reverse
+
+
+def _run_chunk(x: np.ndarray, y: np.ndarray, both_ways: bool
+               ) -> tuple[list[ProtocolTests], list[ProtocolTests] | None]:
+    """The tests of every row, initial vs optimized, and with ``both_ways`` also optimized vs
+    initial: the common scale, the moments and Shapiro–Wilk computed once for both (the same
+    numbers as a second call with the roles swapped), and so is the two-sided KS test with
+    samples of equal sizes (on the same pooled values). Rows with a value that is not finite
+    are tested again with the roles swapped: there the common scale (Python's ``max`` of a NaN
+    median) and the KS statistic (every NaN a block of its own, read in the order of the
+    samples) depend on the direction."""
+    xs, ys = common_scale_rows(x, y)
+    shapiro_x, shapiro_y = shapiro_wilk_rows(xs), shapiro_wilk_rows(ys)
+    moments_x, moments_y = Moments.of(xs), Moments.of(ys)
+
+    def one_way(a: np.ndarray, b: np.ndarray, moments_a: Moments, moments_b: Moments,
+                shapiro_a: list[ShapiroResult], shapiro_b: list[ShapiroResult],
+                ks: list[KSResult] | None = None) -> list[ProtocolTests]:
+        f_tests = f_test_from_moments(moments_a, moments_b)
+        student = t_test_from_moments(moments_a, moments_b, equal_var=True)
+        welch = t_test_from_moments(moments_a, moments_b, equal_var=False)
+        ks = ks_test_rows(a, b) if ks is None else ks
+        wmw = wilcoxon_mann_whitney_rows(a, b)
+        return [ProtocolTests(*fields) for fields in zip(shapiro_a, shapiro_b, f_tests,
+                                                         student, welch, ks, wmw, strict=True)]
+
+    forward = one_way(xs, ys, moments_x, moments_y, shapiro_x, shapiro_y)
+    if not both_ways:
+        return forward, None
+    same_sizes = xs.shape[1] == ys.shape[1]
+    reverse = one_way(ys, xs, moments_y, moments_x, shapiro_y, shapiro_x,
+                      [tests.ks for tests in forward] if same_sizes else None)
+    odd = np.flatnonzero(~(np.isfinite(x).all(axis=1) & np.isfinite(y).all(axis=1)))
+    if odd.size:
+        for row, tests in zip(odd.tolist(), _run_chunk(y[odd], x[odd], False)[0], strict=True):
+            reverse[row] = tests
+    return forward, reverse
 
 
 def is_small(n: int, m: int, large_sample: int) -> bool:
@@ -653,7 +742,7 @@ def analyse_pair(
         A sample is large when it has strictly more values than this.
     tests
         The protocol's tests of these samples when already run (by
-        :func:`speeduptest.stats.batched.run_tests_batched` over many benchmarks at once).
+        :func:`run_tests_batched` over many benchmarks at once).
     summaries
         The summaries of both samples when already computed (:func:`summarise_rows`).
     tie_free

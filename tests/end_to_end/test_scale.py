@@ -25,7 +25,7 @@ from speeduptest.stats.protocol import (
     common_scale,
     summarise_rows,
 )
-from speeduptest.stats.stattests import wilcoxon_mann_whitney
+from speeduptest.stats.wilcoxon import wilcoxon_mann_whitney
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 from throughput import make_config

@@ -6,6 +6,7 @@ import csv
 import dataclasses
 import io
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -80,16 +81,18 @@ def table_rows(text: str) -> list[str]:
 def test_markdown_starts_with_the_answer(mixed):
     lines = render_markdown(mixed).splitlines()
     assert lines[0].startswith("### ") and lines[1] == ""
-    assert lines[2].replace("**", "") == answer_sentence(mixed)
-    assert lines[2].startswith("**")  # its key part in bold
-    assert lines[4] == ("✅ 1 faster · 🔻 1 slower · ❔ 1 uncertain · ➖ 1 unchanged · "
+    assert lines[2] == f"*{mixed.source.short}*"  # what was compared
+    assert lines[4].replace("**", "") == answer_sentence(mixed)
+    assert lines[4].startswith("**")  # its key part in bold
+    assert lines[6] == ("✅ 1 faster · 🔻 1 slower · ❔ 1 uncertain · ➖ 1 unchanged · "
                         "❌ 1 not analysed")
 
 
 def test_markdown_rows_by_call_with_words_and_interval_header(mixed):
     text = render_markdown(mixed)
     rows = table_rows(text)
-    assert [row.split(" | ")[0] for row in rows] == ["| quick", "| sluggish", "| noisy",
+    # Slower first, then faster, the rest folded, errors last.
+    assert [row.split(" | ")[0] for row in rows] == ["| sluggish", "| quick", "| noisy",
                                                      "| same", "| broken"]
     sluggish = next(row for row in rows if row.startswith("| sluggish"))
     assert sluggish.startswith("| sluggish | 🔻 slower | 263× slower | ")
@@ -101,15 +104,35 @@ def test_markdown_rows_by_call_with_words_and_interval_header(mixed):
     assert "threshold of 1%" in text
 
 
-def test_unchanged_benchmarks_are_folded(mixed):
+def test_benchmarks_neither_faster_nor_slower_are_folded(mixed):
     text = render_markdown(mixed)
-    folded = re.search(r"<details><summary>1 unchanged benchmark</summary>\n\n(.*?)\n\n"
-                       r"</details>", text, re.S)
+    folded = re.search(r"<details><summary>2 other benchmarks \(1 uncertain, 1 unchanged\)"
+                       r"</summary>\n\n(.*?)\n\n</details>", text, re.S)
     assert folded is not None
     assert "| same | ➖ unchanged |" in folded.group(1)
+    assert "| noisy | ❔ uncertain |" in folded.group(1)
     assert folded.group(1).startswith("| benchmark | call |")  # a table of its own
     outside = text.replace(folded.group(0), "")
     assert "| same |" not in outside and "| quick |" in outside
+
+
+def test_a_summary_of_any_size_fits_in_a_pull_request_comment(mixed, monkeypatch):
+    """Rows are kept while they fit, slower and faster first; a line counts the others."""
+    from speeduptest.render import tables
+
+    whole = render_markdown(mixed)
+    rows = table_rows(whole)
+    monkeypatch.setattr(tables, "_RESERVED", 0)
+    for limit in range(len(whole), 0, -20):  # the largest limit that leaves rows out
+        monkeypatch.setattr(tables, "MARKDOWN_LIMIT", limit)
+        cut = render_markdown(mixed)
+        if "left out" in cut:
+            break
+    kept = table_rows(cut)
+    assert 0 < len(kept) < len(rows) and kept == rows[:len(kept)]  # the first ones
+    left = re.search(r"… and (\d+) more rows? left out, to keep this summary within a "
+                     r"pull-request comment", cut)
+    assert left is not None and int(left.group(1)) == len(rows) - len(kept)
 
 
 def test_errors_come_after_the_tables(mixed):
@@ -288,3 +311,20 @@ def test_latex_rows_are_ordered_by_call(mixed):
 def test_latex_control_characters_in_names(mixed):
     text = render_latex(renamed(mixed, ["a\n\nb\r", "b", "c", "d", "e"]))
     assert "a  b " in text and "\n\n" not in text
+
+
+def test_summary_of_5000_benchmarks_fits_in_a_github_comment(tmp_path):
+    """A GitHub comment holds 65,536 characters."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from throughput import make_config
+
+    config = make_config(tmp_path, 5000, 12)
+    text = render_markdown(speeduptest.analyse_config(config, speeduptest.Settings()))
+    assert len(text) < 65_536
+    assert re.search(r"… and \d+ more rows left out", text)
+    calls = [row.split(" | ")[1] for row in table_rows(text)]
+    slower = [i for i, call in enumerate(calls) if "slower" in call]
+    faster = [i for i, call in enumerate(calls) if "faster" in call]
+    assert slower and all(i > max(slower) for i in faster)  # slower ones first

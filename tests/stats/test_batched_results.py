@@ -1,4 +1,5 @@
-"""The analysis with the batched engine writes the same results.json as pair by pair."""
+"""The analysis with the benchmarks tested in batches writes the same results.json as one
+pair at a time (batches of one)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from scipy import special
 from scipy import stats as scipy_stats
 
 from speeduptest.stats import omnibus as versions
-from speeduptest.stats.stattests import shapiro_wilk
+from speeduptest.stats.normality import shapiro_wilk
 
 FIXTURES = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "version_cases.json").read_text(encoding="utf-8")
