@@ -65,7 +65,7 @@ def mean_ratio(initial: np.ndarray, optimized: np.ndarray) -> MeanRatio:
 def calls_of(initial, optimized, correction, threshold) -> np.ndarray:
     b = len(initial)
     changes = decide_calls(mean_ratio(initial, optimized), np.full(b, ALPHA), [None] * b,
-                           [None] * b, threshold=threshold, correction=correction)
+                           threshold=threshold, correction=correction)
     return np.array([change.call for change in changes])
 
 

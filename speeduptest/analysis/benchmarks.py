@@ -46,20 +46,12 @@ from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
-from speeduptest.stats.change import (
-    Change,
-    MeanRatio,
-    call_fieller_bounds,
-    classify,
-    decide_calls,
-    widest_confidence,
-)
+from speeduptest.stats.change import Change, MeanRatio, classify, decide_calls
 from speeduptest.stats.effect_size import (
     EffectSize,
     RatioInterval,
     bootstrap_interval,
     bootstrap_intervals_of,
-    call_resamples,
     default_resamples,
     delta_intervals,
     draw_table,
@@ -331,13 +323,9 @@ def _analyse_pairs(
     intervals (which need every benchmark resampled independently of the others), its own
     random stream, seeded by (seed, position).
 
-    Where the call may rest on the bootstrap (Fieller's interval unbounded at the widest
-    level the call can get), the call gets ``call_resamples`` from the benchmark's own
-    stream (continuing it, after the interval's resamples when they came from it).
-
     Samples too large to resample on their own stream within BOOTSTRAP_DRAWS_BUDGET get no
-    bootstrap interval unless ``bootstrap_forced`` (--bootstrap given), the aggregate
-    intervals need their draws, or their call may rest on the bootstrap.
+    bootstrap interval unless ``bootstrap_forced`` (--bootstrap given) or the aggregate
+    intervals need their draws. (The calls never rest on the bootstrap: decide_calls.)
     """
     aggregate = (BootstrapAggregate(settings.bootstrap)
                  if aggregate_method(settings) == "bootstrap" else None)
@@ -352,10 +340,6 @@ def _analyse_pairs(
         confidences = np.array([complement(pair.alpha) for pair in pairs])
         fieller = fieller_intervals(ratios, confidences)
         delta = delta_intervals(ratios, confidences)
-        # Where Fieller's interval is unbounded at the widest level of the call, the call
-        # may use the bootstrap's (change.decide_calls).
-        fallback = ~call_fieller_bounds(ratios,
-                                        np.array([pair.call_confidence for pair in pairs]))[2]
         protocols = []
         for pair, parts in zip(pairs, batched, strict=True):
             # The protocol's independent observations are the top-level units (Kalibera & Jones).
@@ -379,44 +363,28 @@ def _analyse_pairs(
     analysed = []
     for position, (pair, (analysis, reverse)) in enumerate(zip(pairs, protocols, strict=True)):
         confidence = complement(pair.alpha)
-        # One random stream per benchmark: results do not depend on what else is analysed,
-        # nor on how the benchmarks are shared among workers. (Made where it is drawn from:
-        # most benchmarks never draw, and making one costs 9 µs.)
-        rng: np.random.Generator | None = None
-        drawn: tuple[np.ndarray, np.ndarray] = _NO_DRAWS
-        # Too large to resample, unless forced, or unless the call may need the resamples
-        # (then drawn exactly as with --bootstrap, so that both runs call alike).
+        # Too large to resample, unless forced.
         skipped = (aggregate is None and not bootstrap_forced and position not in intervals
-                   and not fallback[position]
                    and not within_draws_budget(pair.initial, pair.optimized, settings.bootstrap))
         if position in intervals:
             interval = intervals[position]
         elif skipped:
             interval = skipped_bootstrap(pair.initial, pair.optimized, settings.bootstrap)
         else:
+            # One random stream per benchmark: results do not depend on what else is
+            # analysed, nor on how the benchmarks are shared among workers. (Made where it is
+            # drawn from: most benchmarks never draw, and making one costs 9 µs.)
             rng = np.random.default_rng([settings.seed, pair.index])
             drawn = (resampled_means(pair.initial, settings.bootstrap, rng),
                      resampled_means(pair.optimized, settings.bootstrap, rng))
             if aggregate is not None:
                 aggregate.add(pair.weight, *drawn)
             interval = bootstrap_interval(*drawn, confidence)
-        resampled = None
-        if fallback[position]:
-            more = max(pair.call_resamples, settings.bootstrap) - drawn[0].size
-            if more > 0:
-                if rng is None:
-                    rng = np.random.default_rng([settings.seed, pair.index])
-                drawn = (np.concatenate([drawn[0], resampled_means(pair.initial, more, rng)]),
-                         np.concatenate([drawn[1], resampled_means(pair.optimized, more, rng)]))
-            resampled = drawn[0] / drawn[1]
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval,
                              fieller=fieller[position], delta=delta[position])
-        analysed.append(_Analysed(analysis, effect, reverse, resampled))
+        analysed.append(_Analysed(analysis, effect, reverse, None))
     return analysed, aggregate, ratios
-
-
-_NO_DRAWS = (np.empty(0), np.empty(0))
 
 
 @contextlib.contextmanager
@@ -467,7 +435,6 @@ def _decide_calls(analysed: dict[int, _Analysed], ratio: MeanRatio, settings: Se
     changes = decide_calls(
         ratio,
         [result.analysis.alpha for result in done],
-        [result.resampled_speedups for result in done],
         [result.analysis.tests.t_test_at(result.analysis.alpha).p_value for result in done],
         threshold=settings.threshold, correction=settings.correction) if done else []
     return (dict(zip(positions, changes, strict=True)),
@@ -498,13 +465,11 @@ STREAMED_FROM = 4 * SERIAL_BATCH
 
 class _Plan:
     """What the analysis of each benchmark needs to know of the whole run, which depends on
-    how many benchmarks it analyses: their resamples (fewer for many benchmarks), and for
-    each confidence the widest level a call can get and the resamples the call needs then."""
+    how many benchmarks it analyses: their resamples (fewer for many benchmarks)."""
 
     def __init__(self, settings: Settings, benchmarks: int) -> None:
         self.settings = settings  # with the run's resamples
         self.benchmarks = benchmarks
-        self._calls: dict[float, tuple[float, int]] = {}  # by alpha: level, resamples
 
     @classmethod
     def of(cls, settings: Settings, benchmarks: int, bootstrap_forced: bool) -> _Plan:
@@ -513,43 +478,22 @@ class _Plan:
                 benchmarks, aggregate_method(settings)))
         return cls(settings, benchmarks)
 
-    def call(self, alpha: float) -> tuple[float, int]:
-        """The widest level of the call at ``alpha``, and the resamples it needs then."""
-        if alpha not in self._calls:
-            level = widest_confidence(alpha, self.benchmarks, self.settings.correction)
-            self._calls[alpha] = level, call_resamples(self.settings.bootstrap, level,
-                                                       self.benchmarks)
-        return self._calls[alpha]
-
     def ready(self, pair: _Pair, largest_weight: float) -> _Pair:
         """``pair`` as this plan analyses it (its weight relative to the largest)."""
         return _Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
-                     pair.optimized, *self.call(pair.alpha), pair.paths)
+                     pair.optimized, paths=pair.paths)
 
     def redone(self, final: _Plan, pairs: list[_Pair], collected: _Collected) -> list[_Pair]:
         """The benchmarks analysed with this plan that ``final`` (the run's, once every
         benchmark is read) analyses otherwise, forgotten by ``collected``: all of them when
-        their resamples differ (a run that lost most of its benchmarks to errors), else
-        those whose call may rest on a bootstrap that one plan draws and not the other, or
-        draws with other resamples (a level that depends on the benchmarks called)."""
-        analysed = [pair for pair in pairs if pair.index - 1 in collected.done]
-        if final.settings.bootstrap != self.settings.bootstrap:
-            collected.forget(analysed)
-            return analysed
-        if all(self.call(pair.alpha) == final.call(pair.alpha) for pair in analysed):
+        their resamples differ (a run that lost most of its benchmarks to errors), else none
+        (the calls, which depend on the number of benchmarks, are made once all are
+        analysed)."""
+        if final.settings.bootstrap == self.settings.bootstrap:
             return []
-        ratio = _in_position_order(collected.ratios)  # (the analysed ones, by position)
-
-        def fallback(plan: _Plan) -> np.ndarray:
-            levels = np.array([plan.call(pair.alpha)[0] for pair in analysed])
-            return ~call_fieller_bounds(ratio, levels)[2]
-
-        planned, needed = fallback(self), fallback(final)
-        redo = [pair for pair, before, after in zip(analysed, planned, needed, strict=True)
-                if before != after or (after and self.call(pair.alpha)[1]
-                                       != final.call(pair.alpha)[1])]
-        collected.forget(redo)
-        return redo
+        analysed = [pair for pair in pairs if pair.index - 1 in collected.done]
+        collected.forget(analysed)
+        return analysed
 
 
 class _Collected:

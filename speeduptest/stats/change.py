@@ -4,8 +4,10 @@ The Speedup-Test verdicts answer "is the optimized version significantly faster?
 benchmark at a time. The call answers what a reader or a CI job acts on, over a whole suite:
 
 1. the speedup of the means, θ = mean(initial) / mean(optimized), gets Fieller's confidence
-   interval on the top-level units (the bootstrap percentile interval where Fieller's is
-   unbounded), at a confidence level widened for the number b of benchmarks:
+   set on the top-level units among the positive speedups, at a confidence level widened for
+   the number b of benchmarks. It is an interval [L, H]; where one version's mean is not
+   significantly different from 0 at that level it is open on one side, [L, ∞) or (0, H],
+   and where neither is, it is every positive speedup. The levels:
 
    - ``bonferroni``: 1 − α/b for every benchmark, so that all intervals hold at once with
      probability ≥ 1 − α (family-wise error of the calls ≤ α);
@@ -25,6 +27,8 @@ Everything is computed on arrays over the benchmarks of a run.
 References
 ----------
 E. C. Fieller, "Some problems in interval estimation", JRSS B 16(2), 1954.
+R. K. Banerjee, "On confidence interval for two-means problem based on separate estimates of
+variances and tabulated values of t-table", Sankhyā A 23, 1961.
 Y. Benjamini, D. Yekutieli, "False discovery rate–adjusted multiple confidence intervals for
 selected parameters", JASA 100(469), 2005.
 Y. Benjamini, Y. Hochberg, "Controlling the false discovery rate", JRSS B 57(1), 1995.
@@ -125,31 +129,58 @@ def fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
     b² − ac does for very precise data. Unbounded (NaN bounds) when 1 − tₒ²uₒ ≤ 0, i.e.
     when the optimized mean is not significantly different from 0.
     """
-    alpha = 1 - np.asarray(confidence, dtype=float)
-    t2_i = _t_quantile(ratio.initial_df, alpha) ** 2
-    t2_o = _t_quantile(ratio.optimized_df, alpha) ** 2
-    u_i, u_o = ratio.initial_relative_variance, ratio.optimized_relative_variance
-    a = 1 - t2_o * u_o
+    c_i, c_o = _fieller_terms(ratio, confidence)
+    a = 1 - c_o
     bounded = a > 0
-    spread = np.sqrt(np.maximum(t2_i * u_i * a + t2_o * u_o, 0.0))
+    spread = np.sqrt(np.maximum(c_i * a + c_o, 0.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         low = np.where(bounded, ratio.speedup * (1 - spread) / a, np.nan)
         high = np.where(bounded, ratio.speedup * (1 + spread) / a, np.nan)
     return low, high, bounded
 
 
+def _fieller_terms(ratio: MeanRatio, confidence: np.ndarray | float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """cᵢ = tᵢ²uᵢ and cₒ = tₒ²uₒ at ``confidence``: each side's mean is significantly
+    different from 0 at that level exactly when its c is below 1."""
+    alpha = 1 - np.asarray(confidence, dtype=float)
+    return (_t_quantile(ratio.initial_df, alpha) ** 2 * ratio.initial_relative_variance,
+            _t_quantile(ratio.optimized_df, alpha) ** 2 * ratio.optimized_relative_variance)
+
+
 def call_fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Fieller's interval as a call uses it: also not bounded when it reaches 0 or below.
-    That happens exactly when the initial mean is not significantly different from 0
-    (tᵢ²uᵢ ≥ 1), the mirror of the unbounded case (tₒ²uₒ ≥ 1): Fieller's set for the
-    reciprocal speedup is then unbounded, so calling the benchmark one way but not the other
-    would depend on which version is called initial."""
-    low, high, bounded = fieller_bounds(ratio, confidence)
-    # tᵢ²uᵢ < 1 written as fieller_bounds writes tₒ²uₒ < 1, so that swapping the versions
-    # swaps the two conditions exactly, even next to the boundary.
-    t2_i = _t_quantile(ratio.initial_df, 1 - np.asarray(confidence, dtype=float)) ** 2
-    return low, high, bounded & (1 - t2_i * ratio.initial_relative_variance > 0)
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Fieller's confidence set as a call uses it: the speedups θ > 0 with
+    (r − θ)² ≤ tᵢ²uᵢr² + θ²tₒ²uₒ (the set of :func:`fieller_bounds` among the positive
+    speedups). It is an interval [low, high], 0 ≤ low ≤ r ≤ high ≤ ∞, per benchmark. With
+    cₖ = tₖ²uₖ, a = 1 − cₒ and D = cᵢa + cₒ:
+
+    - both means significantly different from 0 (cᵢ < 1, cₒ < 1): Fieller's bounded interval,
+      r·(1 ∓ √D)/a;
+    - the optimized mean not (cₒ ≥ 1 > cᵢ): the set is two rays, and the positive one is
+      [r·(1 − cᵢ)/(1 + √D), ∞) (the lower bound r·(1 − √D)/a written without dividing by
+      a ≤ 0);
+    - the initial mean not (cᵢ ≥ 1 > cₒ): (0, r·(1 + √D)/a], the mirror image. Swapping the
+      versions maps each set onto the other (θ ↦ 1/θ), so a call never depends on which
+      version is named initial;
+    - neither: every positive speedup (low 0, high ∞).
+
+    The set grows with the level (larger t), so a stricter level never gives a stronger call,
+    and it excludes 1 exactly when :func:`fieller_p_value` is at most 1 − level. With each
+    side's own t quantile it is Banerjee's (1961) conservative set for the difference
+    Ȳᵢ − θȲₒ: its coverage rests on the normality of the units' means, not on their number.
+    """
+    c_i, c_o = _fieller_terms(ratio, confidence)
+    a = 1 - c_o
+    # Each condition written the same way, so that swapping the versions swaps them exactly.
+    optimized_significant, initial_significant = a > 0, 1 - c_i > 0
+    spread = np.sqrt(np.maximum(c_i * a + c_o, 0.0))
+    r = ratio.speedup
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(optimized_significant, r * (1 - spread) / a,
+                       r * (1 - c_i) / (1 + spread))
+        high = np.where(optimized_significant, r * (1 + spread) / a, math.inf)
+    return np.where(initial_significant, low, 0.0), high
 
 
 def fieller_p_value(ratio: MeanRatio) -> np.ndarray:
@@ -269,10 +300,13 @@ class Change:
     call: Call
     threshold: float
     correction: Correction
-    low: float | None  # the corrected interval of the speedup of the means
+    # The corrected interval of the speedup of the means; None for an end it does not have:
+    # low where it reaches 0 (the initial mean is not significantly different from 0 at this
+    # level), high where it has no upper end (the optimized mean is not).
+    low: float | None
     high: float | None
     confidence: float
-    method: str  # "fieller", or "bootstrap" where Fieller's interval is unbounded
+    method: str  # "fieller" (Fieller's set among the positive speedups)
     p_value_no_change: float  # two-sided p-value of speedup = 1 that the interval inverts
     selected: bool  # its interval excludes 1 (fcr: Benjamini–Hochberg selects it)
     benchmarks: int  # b, the number of benchmarks the correction is over
@@ -285,6 +319,7 @@ class Change:
 
     @property
     def bounded(self) -> bool:
+        """Whether the interval has both ends."""
         return self.low is not None and self.high is not None
 
 
@@ -296,13 +331,6 @@ def percent_level(confidence: float) -> str:
     while f"{confidence * 100:.{digits}g}" == "100" and confidence < 1 and digits < 12:
         digits += 1
     return f"{confidence * 100:.{digits}g}%"
-
-
-def widest_confidence(alpha: float, benchmarks: int, correction: Correction) -> float:
-    """The highest confidence the call interval of a benchmark can get (fcr: when R ≤ 1), so
-    that the analysis knows which benchmarks may need the bootstrap interval instead of
-    Fieller's (Fieller's bound is monotone in the level)."""
-    return 1 - alpha if correction == "none" else 1 - alpha / max(benchmarks, 1)
 
 
 def threshold_band(threshold: float) -> tuple[float, float]:
@@ -348,56 +376,78 @@ def widest_where_undefined(low: np.ndarray | float, high: np.ndarray | float
     return np.where(np.isnan(low), 0.0, low), np.where(np.isnan(high), math.inf, high)
 
 
-#: Resamples needed in each tail before a bootstrap interval may decide a call.
-MIN_TAIL_RESAMPLES = 25
-
-def _why(call: str, low: float | None, high: float | None, threshold: float,
-         selected: bool, enough_resamples: bool) -> str:
+def _why(call: str, low: float, high: float, threshold: float) -> str:
     if call == "faster":
         return "above"
     if call == "slower":
         return "below"
     if call == "unchanged":
         return "within"
-    if low is None or high is None:
+    if low == 0 and high == math.inf:
         return "unbounded"
     lower, upper = threshold_band(threshold)
     if low > upper or high < lower:  # clear of the band, yet not called
-        return "few-resamples" if not enough_resamples else "not-selected"
+        return "not-selected"
     return "includes-1" if threshold == 0 else "spans-edge"
 
 
-def _reason(why: str, low: float | None, high: float | None, confidence: float,
-            method: str, correction: Correction, benchmarks: int, threshold: float,
-            selections: int, resamples: int) -> str:
+def _end_text(value: float, edges: Sequence[float]) -> str:
+    """One end of an interval with the significant digits that tell it apart from
+    ``edges``."""
+    for digits in range(4, 15):
+        text = _significant(value, digits)
+        if not any(_significant(edge, digits) == text for edge in edges):
+            return text
+    return f"{value:.15g}"
+
+
+def _interval_text(low: float, high: float, edges: Sequence[float]) -> str:
+    """[L, H], [L, ∞) or (0, H]."""
+    if high == math.inf:
+        return f"[{_end_text(low, edges)}, ∞)"
+    if low == 0:
+        return f"(0, {_end_text(high, edges)}]"
+    low_text, high_text = bound_texts(low, high, edges)
+    return f"[{low_text}, {high_text}]"
+
+
+#: Why an interval is open, by the end it lacks.
+_OPEN = {"high": "no upper end: the optimized mean is not significantly different from 0 at "
+                 "this level",
+         "low": "reaches 0: the initial mean is not significantly different from 0 at this "
+                "level"}
+
+
+def _reason(why: str, low: float, high: float, confidence: float, method: str,
+            correction: Correction, benchmarks: int, threshold: float, selections: int
+            ) -> str:
     level = percent_level(confidence)
     label = METHOD_LABELS[method]
     widened = ("" if benchmarks == 1 or correction == "none" else
                f" (Bonferroni over {benchmarks} benchmarks)" if correction == "bonferroni" else
                f" (FCR over {benchmarks} benchmarks, {selections} selected)")
-    if low is None or high is None:
-        return (f"the {level} {label} interval is unbounded (or reaches 0: one version's "
-                f"mean is not significantly different from 0){widened}")
+    if why == "unbounded":
+        return (f"the {level} {label} interval is unbounded (neither version's mean is "
+                f"significantly different from 0 at this level){widened}")
     lower, upper = threshold_band(threshold)
-    low_text, high_text = bound_texts(low, high, (lower, upper) if threshold else (1.0,))
-    lower_text, upper_text = bound_texts(lower, upper, (low, high))
-    interval = f"the {level} {label} interval [{low_text}, {high_text}]"
+    edges = (lower, upper) if threshold else (1.0,)
+    interval = f"the {level} {label} interval {_interval_text(low, high, edges)}"
+    if high == math.inf or low == 0:
+        interval += f" ({_OPEN['high' if high == math.inf else 'low']})"
     # Only the sentence that is said is written out (10,000 benchmarks: one each).
-    if why == "above":
-        sentence = f"{interval} lies above {upper_text}"
-    elif why == "below":
-        sentence = f"{interval} lies below {lower_text}"
-    elif why == "within":
-        sentence = f"{interval} lies within the threshold, {lower_text} to {upper_text}"
+    if why in ("above", "below", "within"):
+        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
+                                                            if 0 < end < math.inf])
+        sentence = (f"{interval} lies above {upper_text}" if why == "above" else
+                    f"{interval} lies below {lower_text}" if why == "below" else
+                    f"{interval} lies within the threshold, {lower_text} to {upper_text}")
     elif why == "not-selected":
         sentence = f"{interval} excludes 1, but Benjamini–Hochberg did not select it"
-    elif why == "few-resamples":
-        sentence = (f"{interval} excludes 1, but only {(1 - confidence) / 2 * resamples:.3g} "
-                    f"of the {resamples} bootstrap resamples lie beyond each end: too few to "
-                    "call it (Fieller's interval is unbounded at this level)")
     elif why == "includes-1":
         sentence = f"{interval} includes 1"
     else:  # spans-edge
+        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
+                                                            if 0 < end < math.inf])
         sentence = (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
                     "and beyond it")
     return sentence + widened
@@ -406,65 +456,71 @@ def _reason(why: str, low: float | None, high: float | None, confidence: float,
 def decide_calls(
     ratio: MeanRatio,
     alphas: Sequence[float],
-    bootstrap_ratios: Sequence[np.ndarray | None],
     protocol_p_values: Sequence[float | None],
     *,
     threshold: float = DEFAULT_THRESHOLD,
     correction: Correction = DEFAULT_CORRECTION,
 ) -> list[Change]:
-    """The call of every analysed benchmark of a run.
+    """The call of every analysed benchmark of a run, from Fieller's set among the positive
+    speedups (:func:`call_fieller_bounds`) at each benchmark's corrected level.
+    ``protocol_p_values``: the deciding test of each mean verdict, adjusted by Holm and
+    Benjamini–Hochberg.
 
-    ``bootstrap_ratios``: per benchmark, resampled speedups of the means, used where Fieller's
-    interval is unbounded at the corrected level (None where it cannot be). ``protocol_p_values``:
-    the deciding test of each mean verdict, adjusted by Holm and Benjamini–Hochberg.
+    Where a version's mean is not significantly different from 0 at that level (a few noisy
+    top-level units) the set is open on one side and the call can be faster or slower, never
+    unchanged; where neither's is, the call is uncertain. No bootstrap interval takes its
+    place: with few units a percentile bootstrap has few distinct resamples, and at corrected
+    levels its interval shrinks to the range of the data, which makes calls out of noise
+    (benchmarks/few_units_calls.py).
     """
     alpha = np.asarray(alphas, dtype=float)
     b = alpha.size
     p_no_change = fieller_p_value(ratio)
     confidence, selected, selections = corrected_confidence(p_no_change, alpha, correction)
-    low, high, bounded = call_fieller_bounds(ratio, confidence)
-    methods = np.full(b, "fieller", dtype=object)
-    resamples = np.zeros(b, dtype=int)
-    for index in np.flatnonzero(~bounded):
-        resampled = bootstrap_ratios[index]
-        if resampled is not None and resampled.size:
-            tail = (1 - confidence[index]) / 2
-            low[index], high[index] = percentile_ends(resampled, [tail, 1 - tail])
-            bounded[index], methods[index] = True, "bootstrap"
-            resamples[index] = resampled.size
-    calls = classify(low, high, bounded, threshold)
-    # A percentile interval resting on a handful of resamples in a tail decides nothing.
-    enough = (methods == "fieller") | ((1 - confidence) / 2 * resamples >= MIN_TAIL_RESAMPLES)
-    allowed = enough & (selected if correction == "fcr" else True)
-    calls = np.where(~allowed & np.isin(calls, ("faster", "slower")), "uncertain", calls)
+    low, high = call_fieller_bounds(ratio, confidence)
+    calls = classify(low, high, np.ones(b, dtype=bool), threshold)
+    if correction == "fcr":
+        calls = np.where(~selected & np.isin(calls, ("faster", "slower")), "uncertain", calls)
     present = [i for i, p in enumerate(protocol_p_values) if p is not None]
     holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
     adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
     changes = []
     # Element by element as Python objects (indexing numpy arrays costs more than the rest).
-    columns = zip(calls.tolist(), low.tolist(), high.tolist(), bounded.tolist(),
-                  confidence.tolist(), methods.tolist(), p_no_change.tolist(),
-                  selected.tolist(), enough.tolist(), resamples.tolist(),
-                  ratio.initial_df.tolist(), ratio.optimized_df.tolist(), strict=True)
-    for i, (call, low_i, high_i, bounded_i, level, method, p_zero, selected_i, enough_i,
-            resampled_count, df_initial, df_optimized) in enumerate(columns):
-        bounds = (low_i, high_i) if bounded_i else (None, None)
-        why = _why(call, *bounds, threshold, selected_i, enough_i)
-        notices = () if method != "bootstrap" else (Notice(
-            "call-uses-bootstrap",
-            f"Fieller's interval is unbounded or reaches 0 (one version's mean is not "
-            f"significantly different from 0) at the {percent_level(level)} level of "
-            f"the call, so the call uses the bootstrap interval, which is too narrow with few "
-            f"top-level units ({min(df_initial, df_optimized) + 1:.0f} on "
-            "one side here; 85% coverage for 95% with 3 units, benchmarks/coverage.py).",
-            "Collect more top-level units (builds, invocations, processes) of both versions."),)
+    columns = zip(calls.tolist(), low.tolist(), high.tolist(), confidence.tolist(),
+                  p_no_change.tolist(), selected.tolist(), ratio.initial_df.tolist(),
+                  ratio.optimized_df.tolist(), strict=True)
+    for i, (call, low_i, high_i, level, p_zero, selected_i, df_initial,
+            df_optimized) in enumerate(columns):
+        why = _why(call, low_i, high_i, threshold)
+        notices = () if low_i > 0 and high_i < math.inf else (
+            _open_notice(low_i, high_i, level, df_initial + 1, df_optimized + 1),)
         changes.append(Change(
             call=call, threshold=threshold, correction=correction,
-            low=bounds[0], high=bounds[1], confidence=level,
-            method=method, p_value_no_change=p_zero,
+            low=None if low_i == 0 else low_i, high=None if high_i == math.inf else high_i,
+            confidence=level, method="fieller", p_value_no_change=p_zero,
             selected=selected_i, benchmarks=b, why=why, notices=notices,
-            reason=_reason(why, *bounds, level, method, correction, b, threshold, selections,
-                           resampled_count),
+            reason=_reason(why, low_i, high_i, level, "fieller", correction, b, threshold,
+                           selections),
             p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
             bh=adjusted.get(i, (None, None))[1]))
     return changes
+
+
+def _open_notice(low: float, high: float, confidence: float, initial_units: float,
+                 optimized_units: float) -> Notice:
+    """Why a call's interval lacks an end, and what to do."""
+    level = percent_level(confidence)
+    if low == 0 and high == math.inf:
+        what = (f"neither version's mean is significantly different from 0 at the {level} "
+                f"level of the call ({initial_units:.0f} and {optimized_units:.0f} top-level "
+                "units): Fieller's interval is unbounded and the call uncertain")
+    else:
+        side, units, shape, only = (
+            ("optimized", optimized_units, "has no upper end", "faster") if high == math.inf
+            else ("initial", initial_units, "reaches 0", "slower"))
+        what = (f"the {side} mean is not significantly different from 0 at the {level} level "
+                f"of the call ({units:.0f} top-level units): Fieller's interval {shape}, so "
+                f"the call can only be {only} or uncertain")
+    return Notice("call-interval-open", what[0].upper() + what[1:] + ".",
+                  "Collect more top-level units (builds, invocations, processes) of both "
+                  "versions.")

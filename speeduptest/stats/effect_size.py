@@ -30,7 +30,7 @@ import numpy as np
 from scipy import special
 
 from speeduptest.notices import Notice, plural
-from speeduptest.stats.change import MIN_TAIL_RESAMPLES, MeanRatio, fieller_bounds, percentile_ends
+from speeduptest.stats.change import MeanRatio, fieller_bounds, percentile_ends
 from speeduptest.stats.hierarchy import (
     Hierarchy,
     VarianceComponents,
@@ -46,13 +46,6 @@ BOOTSTRAP_TRUSTED_UNITS = 30
 #: every chunk pays for fresh pages).
 _CHUNK_ELEMENTS = 65_536
 
-#: A benchmark whose call may rest on its bootstrap interval (Fieller's unbounded at the
-#: call's level) draws enough resamples for MIN_TAIL_RESAMPLES beyond each end at the widest
-#: level its call can get, but at most this many...
-MAX_CALL_RESAMPLES = 100_000
-#: ...and at most this many over the run's benchmarks, so that the resampled speedups kept for
-#: the calls stay within 80 MB (10,000 each for 1,000 benchmarks, as before this rule).
-CALL_RESAMPLES_BUDGET = 10_000_000
 #: How the aggregate intervals (geometric mean of the speedups, overall speedup) are made:
 #: the delta method on the log of each (the default: stats.defaults), or the bootstrap.
 AGGREGATE_INTERVALS = ("delta", "bootstrap")
@@ -60,8 +53,8 @@ AGGREGATE_INTERVALS = ("delta", "bootstrap")
 #: 10,000 for runs of up to AUTO_RESAMPLES_BUDGET / 10,000 = 100 benchmarks; beyond, the budget
 #: shared out, but never fewer than MIN_AUTO_RESAMPLES (50 beyond each end of a 95% interval:
 #: the bounds move by ~1.5% of the interval's width between seeds). The interval is a
-#: cross-check of Fieller's (the call and the statement rest on Fieller's wherever it is
-#: bounded), so a run of 10,000 benchmarks need not draw 10⁸ resamples for it. From one seed
+#: cross-check of Fieller's (the call always rests on Fieller's, the statement wherever it
+#: is bounded), so a run of 10,000 benchmarks need not draw 10⁸ resamples for it. From one seed
 #: to another each end of a 95% percentile interval moves by 1.5% of the interval's width with
 #: 2,000 resamples (standard deviation; 0.7% with 10,000; ``benchmarks/bootstrap.py
 #: --mc-error``): far below the interval's own error (it covers 85-95% for 95% with 3-30
@@ -345,20 +338,6 @@ def skipped_bootstrap(initial: Hierarchy, optimized: Hierarchy, resamples: int
     return RatioInterval("bootstrap", None, None, False, note=(
         f"not computed: {largest:,} values × {resamples:,} resamples exceed "
         f"{BOOTSTRAP_DRAWS_BUDGET:,} draws (--bootstrap N computes it)"))
-
-
-def call_resamples(resamples: int, call_confidence: float, benchmarks: int) -> int:
-    """Resamples for a benchmark whose call may use its bootstrap interval (Fieller's is
-    unbounded at ``call_confidence``, the widest level its call can get): enough for
-    MIN_TAIL_RESAMPLES beyond each end at that level, never fewer than ``resamples``, at most
-    MAX_CALL_RESAMPLES and CALL_RESAMPLES_BUDGET / ``benchmarks``. Depends only on the run's
-    settings and size, never on which worker analyses the benchmark."""
-    tail = (1 - call_confidence) / 2
-    needed = math.ceil(MIN_TAIL_RESAMPLES / tail) if tail > 0 else MAX_CALL_RESAMPLES
-    while tail * needed < MIN_TAIL_RESAMPLES and needed < MAX_CALL_RESAMPLES:
-        needed += 1  # decide_calls tests (1 − confidence)/2·resamples in floating point
-    cap = max(resamples, min(MAX_CALL_RESAMPLES, CALL_RESAMPLES_BUDGET // max(benchmarks, 1)))
-    return min(max(resamples, needed), cap)
 
 
 def uses_shared_counts(initial: Hierarchy, optimized: Hierarchy, resamples: int) -> bool:

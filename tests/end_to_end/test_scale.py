@@ -124,11 +124,11 @@ def test_samples_too_large_to_resample_say_so_unless_forced(tmp_path, options, c
         assert "--bootstrap N" in bootstrap["note"]
 
 
-def test_a_call_that_needs_the_bootstrap_gets_it_however_large_the_sample(tmp_path):
+def test_a_call_whose_interval_reaches_0_is_the_same_however_large_the_sample(tmp_path):
     """Three builds of 2,000+ values, one far off: Fieller's interval of this ~27× slowdown
-    reaches below 0, so the call rests on the bootstrap. Over the draws budget the interval
-    is still drawn for the call, exactly as with --bootstrap (found by a review: the default
-    run called it uncertain, the forced one slower)."""
+    reaches 0 (the initial mean is not significantly different from 0), and its upper end
+    alone makes the call slower, with or without the bootstrap (over the draws budget it is
+    drawn only with --bootstrap; the call never rests on it)."""
     rng = np.random.default_rng(5)
     for name, means in (("a.csv", (1.0, 1.2, 9.0)), ("b.csv", (100.0, 101.0, 99.0))):
         rows = ["build,value"] + [f"{build},{value:.17g}" for build, mean in enumerate(means)
@@ -142,7 +142,8 @@ def test_a_call_that_needs_the_bootstrap_gets_it_however_large_the_sample(tmp_pa
                      "--quiet", *options]) == 0
         changes.append(json.loads((out / "results.json").read_text())["benchmarks"][0]["change"])
     assert changes[0] == changes[1]
-    assert changes[0]["call"] == "slower" and changes[0]["interval"]["method"] == "bootstrap"
+    assert changes[0]["call"] == "slower" and changes[0]["interval"]["method"] == "fieller"
+    assert changes[0]["interval"]["low"] is None and changes[0]["interval"]["high"] < 0.99
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="threads counted in /proc")

@@ -17,13 +17,9 @@ from hypothesis import strategies as st
 import speeduptest.analysis.benchmarks as analysis
 from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import Settings
-from speeduptest.stats.change import MIN_TAIL_RESAMPLES, widest_confidence
 from speeduptest.stats.effect_size import (
-    CALL_RESAMPLES_BUDGET,
-    MAX_CALL_RESAMPLES,
     _components,
     _resampled_chunk,
-    call_resamples,
     flat_bootstrap_intervals,
     resampled_means,
     shared_counts,
@@ -264,33 +260,21 @@ def test_flat_components_are_variance_components():
         assert _components(sample, exponent) == variance_components(sample.scaled(exponent))
 
 
-def test_call_resamples_give_each_tail_enough_within_the_budget():
-    for benchmarks in (1, 10, 100, 1000, 10_000):
-        confidence = widest_confidence(0.05, benchmarks, "bonferroni")
-        count = call_resamples(2000, confidence, benchmarks)
-        cap = max(2000, min(MAX_CALL_RESAMPLES, CALL_RESAMPLES_BUDGET // benchmarks))
-        assert 2000 <= count <= cap
-        assert count == cap or (1 - confidence) / 2 * count >= MIN_TAIL_RESAMPLES
-    assert call_resamples(2000, widest_confidence(0.05, 100, "fcr"), 100) == 100_000
-    assert call_resamples(2000, widest_confidence(0.05, 1000, "fcr"), 1000) == 10_000
-    assert call_resamples(50_000, 0.95, 3) == 50_000  # never fewer than asked
-
-
-def test_a_call_from_the_bootstrap_gets_enough_resamples(tmp_path):
-    # Three units with a wild optimized side: Fieller's interval is unbounded at 1 − 0.05/3.
+def test_a_call_whose_interval_has_no_upper_end_rests_on_fieller_not_the_bootstrap():
+    # Three units with a wild optimized side: its mean is not significantly different from 0
+    # at 95% (FCR selects all three), so Fieller's set is [L, ∞), with L above 1.01.
     suite = [([10.0, 10.1, 10.2], [1.0, 2.9, 5.5], 1.0),
              ([1.0, 1.01, 1.02], [0.5, 0.51, 0.49], 1.0),
              ([2.0, 2.1, 1.9], [1.0, 1.1, 0.9], 1.0)]
-    results = _analyse(suite)
-    change = results.benchmarks[0].change
-    # At 95% (FCR selects all three) 200 resamples would leave 5 beyond each end: too few.
+    change = _analyse(suite).benchmarks[0].change
     assert change.confidence == pytest.approx(0.95)
-    assert (change.method, change.call) == ("bootstrap", "faster")
+    assert (change.method, change.call, change.high) == ("fieller", "faster", None)
+    assert 1.01 < change.low < 3.3
 
 
 def _mixed_config(folder: Path) -> Path:
-    """Flat samples of several sizes, hierarchical ones, one whose call needs the bootstrap,
-    and per-row confidence levels."""
+    """Flat samples of several sizes, hierarchical ones, one whose call interval has no upper
+    end, and per-row confidence levels."""
     rng = np.random.default_rng(11)
     suite = []
     for index in range(40):
@@ -329,18 +313,18 @@ def test_results_do_not_depend_on_the_batches_or_the_workers(tmp_path, monkeypat
         outputs.append((out / "results.json").read_bytes())
     assert outputs[0] == outputs[1] == outputs[2] == outputs[3]
     data = json.loads(outputs[0])
-    assert data["benchmarks"][-1]["change"]["interval"]["method"] == "bootstrap"
+    assert data["benchmarks"][-1]["change"]["interval"]["high"] is None
 
 
 def test_adding_benchmarks_changes_no_other_benchmarks_bootstrap_interval(tmp_path):
     rng = np.random.default_rng(12)
     suite = [(list(rng.lognormal(0, 0.2, 8)), list(rng.lognormal(-0.1, 0.2, 8)), 1.0),
              (rng.normal(1, 0.03, (4, 3)).tolist(), rng.normal(0.9, 0.03, (4, 3)).tolist(), 1.0),
-             ([10.0, 10.1, 10.2], [1.0, 2.9, 5.5], 1.0)]  # its call needs the bootstrap
+             ([10.0, 10.1, 10.2], [1.0, 2.9, 5.5], 1.0)]  # its call interval is open
     more = suite + [(list(rng.lognormal(0, 0.2, 8)), list(rng.lognormal(0, 0.2, 8)), 2.0)
                     for _ in range(30)]
     before, after = _analyse(suite), _analyse(more)
     for one, other in zip(before.benchmarks, after.benchmarks[:3], strict=True):
         assert one.effect.bootstrap == other.effect.bootstrap
-    # Only the call's interval follows the number of benchmarks (its level, its resamples).
-    assert before.benchmarks[2].change.method == after.benchmarks[2].change.method == "bootstrap"
+    # Only the call's interval follows the number of benchmarks (its level).
+    assert before.benchmarks[2].change.high is None and after.benchmarks[2].change.high is None

@@ -16,6 +16,7 @@ from speeduptest.cli import main
 from speeduptest.stats.change import (
     MeanRatio,
     adjusted_p_values,
+    call_fieller_bounds,
     classify,
     corrected_confidence,
     decide_calls,
@@ -97,8 +98,9 @@ def test_corrected_calls_agree_with_r(suite, correction):
     for ours, theirs in ((low, expected["low"]), (high, expected["high"])):
         np.testing.assert_allclose(ours[bounded], np.array(theirs, dtype=float)[bounded],
                                    rtol=1e-9)
-    # No bootstrap fallback here: where Fieller is unbounded, R says uncertain too.
-    changes = decide_calls(ratio, alphas, [None] * suite["b"], [None] * suite["b"],
+    # The one benchmark that R finds unbounded is not significant on either side: its set is
+    # every positive speedup (tests/stats/test_open_calls.py checks the open sets with R).
+    changes = decide_calls(ratio, alphas, [None] * suite["b"],
                            threshold=suite["tau"], correction=correction)
     assert [c.call for c in changes] == expected["call"]
 
@@ -143,7 +145,7 @@ def test_fcr_never_calls_an_unselected_benchmark():
     samples = [(rng.normal(10, 1, 20), rng.normal(10 / s, 1 / s, 20))
                for s in [1.0] * 30 + [1.5] * 3]
     ratio = ratio_of(samples)
-    changes = decide_calls(ratio, np.full(33, 0.05), [None] * 33, [None] * 33,
+    changes = decide_calls(ratio, np.full(33, 0.05), [None] * 33,
                            threshold=0.0, correction="fcr")
     for change in changes:
         if change.call in ("faster", "slower"):
@@ -152,14 +154,58 @@ def test_fcr_never_calls_an_unselected_benchmark():
                                                 * 0.05 / 33}
 
 
-def test_bootstrap_interval_where_fieller_is_unbounded():
-    ratio = ratio_of([([1.0, 9.0, 20.0], [0.5, 10.0, 0.6]), ([10.0, 10.1, 10.2], [5, 5.1, 5])])
-    resampled = np.random.default_rng(0).uniform(0.2, 30, 2000)
-    changes = decide_calls(ratio, [0.05, 0.05], [resampled, None], [0.2, 0.001])
-    assert changes[0].method == "bootstrap" and changes[0].bounded
-    assert changes[0].low == pytest.approx(np.quantile(resampled, 0.0125))
-    assert changes[1].method == "fieller" and changes[1].call == "faster"
-    assert changes[0].holm == pytest.approx(0.2) and changes[1].holm == pytest.approx(0.002)
+def test_a_side_not_significantly_different_from_0_leaves_the_interval_open_on_one_side():
+    ratio = ratio_of([([10.0, 10.1, 10.2], [1.0, 2.9, 5.5]),  # optimized mean not ≠ 0
+                      ([1.0, 2.9, 5.5], [10.0, 10.1, 10.2]),  # the mirror image
+                      ([1.0, 9.0, 20.0], [0.5, 10.0, 0.6]),  # neither mean ≠ 0
+                      ([10.0, 10.1, 10.2], [5, 5.1, 5])])
+    changes = decide_calls(ratio, np.full(4, 0.05), [0.2, 0.2, 0.3, 0.001], correction="none")
+    faster, slower, neither, bounded = changes
+    assert faster.low > 1.01 and faster.high is None and faster.call == "faster"
+    assert slower.low is None and slower.high == pytest.approx(1 / faster.low, rel=1e-12)
+    assert slower.call == "slower" and slower.method == "fieller"
+    assert faster.reason.startswith("the 95% Fieller interval [1.")
+    assert ", ∞) (no upper end: the optimized mean is not significantly different" in faster.reason
+    assert "lies above 1.01" in faster.reason
+    assert slower.reason.startswith("the 95% Fieller interval (0, 0.") and "reaches 0" in (
+        slower.reason)
+    assert (neither.low, neither.high, neither.call, neither.why) == (
+        None, None, "uncertain", "unbounded")
+    assert "neither version's mean" in neither.reason
+    assert [c.notices[0].code for c in changes[:3]] == ["call-interval-open"] * 3
+    assert "can only be faster" in faster.notices[0].message
+    assert "can only be slower" in slower.notices[0].message
+    assert bounded.bounded and bounded.call == "faster" and not bounded.notices
+    assert changes[0].holm == pytest.approx(0.6) and bounded.holm == pytest.approx(0.004)
+
+
+def test_the_open_interval_is_the_positive_part_of_fiellers_set():
+    """Every positive speedup in the set satisfies Fieller's inequality, and those just
+    outside it do not."""
+    rng = np.random.default_rng(8)
+    samples = [(rng.lognormal(0, s_i, n_i), rng.lognormal(0.2, s_o, n_o))
+               for n_i, n_o, s_i, s_o in [(3, 30, 0.3, 0.05), (30, 3, 0.05, 0.3), (3, 3, 0.2, 0.6),
+                                          (5, 5, 0.6, 0.1), (3, 3, 0.02, 0.02)] * 20]
+    ratio = ratio_of(samples)
+    confidence = np.full(len(samples), 0.995)
+    low, high = call_fieller_bounds(ratio, confidence)
+    from scipy import stats
+
+    for index, (x, y) in enumerate(samples):
+        t_i, t_o = (stats.t.ppf(0.9975, len(side) - 1) for side in (x, y))
+        v_i, v_o = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+
+        def inside(theta, x=x, y=y, t_i=t_i, t_o=t_o, v_i=v_i, v_o=v_o):
+            return (x.mean() - theta * y.mean()) ** 2 <= t_i**2 * v_i + theta**2 * t_o**2 * v_o
+
+        assert 0 <= low[index] <= ratio.speedup[index] <= high[index]
+        for theta in np.geomspace(max(low[index], 1e-6) * 1.0001, min(high[index], 1e6) / 1.0001,
+                                  50):
+            assert inside(theta)
+        if low[index] > 0:
+            assert not inside(low[index] * 0.9999)
+        if high[index] < np.inf:
+            assert not inside(high[index] * 1.0001)
 
 
 # ---------------------------------------------------------------- invariants (hypothesis)
@@ -175,8 +221,7 @@ SWAPPED = {"faster": "slower", "slower": "faster", "unchanged": "unchanged",
 def calls(pairs, correction, threshold=0.01, scale=1.0):
     ratio = ratio_of([(np.array(x) * scale, np.array(y) * scale) for x, y in pairs])
     return [c.call for c in decide_calls(ratio, np.full(len(pairs), 0.05), [None] * len(pairs),
-                                         [None] * len(pairs), threshold=threshold,
-                                         correction=correction)]
+                                         threshold=threshold, correction=correction)]
 
 
 @SETTINGS
@@ -215,10 +260,12 @@ def test_the_call_interval_contains_its_point_estimate(pairs, correction):
     ratio = ratio_of(pairs)
     for change, speedup in zip(
             decide_calls(ratio, np.full(len(pairs), 0.05), [None] * len(pairs),
-                         [None] * len(pairs), correction=correction), ratio.speedup,
-            strict=True):
-        if change.bounded:
-            assert change.low <= speedup * (1 + 1e-12) and speedup <= change.high * (1 + 1e-12)
+                         correction=correction), ratio.speedup, strict=True):
+        # (an end that is None is 0 below, infinity above)
+        if change.low is not None:
+            assert change.low <= speedup * (1 + 1e-12)
+        if change.high is not None:
+            assert speedup <= change.high * (1 + 1e-12)
 
 
 # ---------------------------------------------------------------- the case of the issue
@@ -284,7 +331,7 @@ def test_times_of_any_magnitude_give_the_same_p_values_verdicts_and_calls(x, y, 
         analysis = analyse_pair(xs, ys)
         means = np.full(10, xs.mean()), np.full(10, ys.mean())
         effect = effect_size(Hierarchy.flat(xs), Hierarchy.flat(ys), 0.95, *means)
-        change = decide_calls(effect.ratio, [0.05], [None], [None])[0]
+        change = decide_calls(effect.ratio, [0.05], [None])[0]
         return analysis, change, _centred_ties(xs, ys)
 
     (base, base_call, base_ties), (scaled, scaled_call, ties) = analyse(1.0), analyse(10.0**k)
