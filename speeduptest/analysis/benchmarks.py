@@ -138,8 +138,6 @@ class _Pair:
     alpha: float
     initial: Hierarchy
     optimized: Hierarchy
-    call_confidence: float = 0.95  # the highest level its call interval can get
-    call_resamples: int = 0  # resamples for the call where Fieller's may be unbounded
     paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
     tools: tuple[str, str] = ("", "")  # the formats of their files ("sample", "hyperfine"…)
 
@@ -257,9 +255,6 @@ class _Analysed:
     analysis: PairAnalysis
     effect: EffectSize
     slowdown: SlowdownCheck
-    # Resampled speedups, kept only where Fieller's interval may be unbounded at the level
-    # of the call: the call then uses their percentile interval.
-    resampled_speedups: np.ndarray | None
 
 
 @dataclass
@@ -383,7 +378,7 @@ def _analyse_pairs(
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval,
                              fieller=fieller[position], delta=delta[position])
-        analysed.append(_Analysed(analysis, effect, reverse, None))
+        analysed.append(_Analysed(analysis, effect, reverse))
     return analysed, aggregate, ratios
 
 

@@ -84,9 +84,13 @@ def interval(low: float | None, high: float | None, threshold: float | None = No
     """An interval of speedups with the significant digits that tell its ends apart, and,
     for a call's interval (``threshold`` τ given), apart from the edges of the band it is
     judged against: "1.0099–1.024", never "1.01–1.024" for an interval reaching below 1.01."""
-    if low is None or high is None:
-        return "unbounded"
     edges = () if threshold is None else threshold_band(threshold) if threshold else (1.0,)
+    if low is None and high is None:
+        return "unbounded"
+    if high is None:  # (a call's set open above: [L, ∞))
+        return "≥ " + bound_texts(low, low, edges)[0]
+    if low is None:  # (open below: (0, H])
+        return "≤ " + bound_texts(high, high, edges)[1]
     return "–".join(bound_texts(low, high, edges))
 
 

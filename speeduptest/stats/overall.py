@@ -412,8 +412,8 @@ class DeltaAggregate:
         return (
             geometric_mean_interval(weights, logs, self.ratio, confidence),
             None if overall is None else aggregate_interval(
-                OVERALL_SPEEDUP_DEFINITION, overall, overall * math.exp(-overall_half),
-                overall * math.exp(overall_half), confidence, "delta"),
+                OVERALL_SPEEDUP_DEFINITION, overall, overall * _exp(-overall_half),
+                overall * _exp(overall_half), confidence, "delta"),
         )
 
 

@@ -231,3 +231,16 @@ def test_versions_further_apart_than_the_floats_are_ranked(tmp_path):
     assert status == 0
     text = (tmp_path / "out" / "results.json").read_text()
     assert "NaN" not in text and "Infinity" not in text
+
+
+def test_a_tiny_risk_on_a_wild_sample_is_no_internal_error(tmp_path):
+    """The overall speedup's delta interval at 1 − 1e-6 over 3 values of which one is 9×
+    the others: its upper end is beyond the floats (inf), not an OverflowError."""
+    from speeduptest.cli import main
+
+    (tmp_path / "x.txt").write_text("1\n1\n9\n")
+    (tmp_path / "y.txt").write_text("1\n1\n1\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nb,x.txt,y.txt\n")
+    assert main([str(tmp_path / "c.csv"), "--alpha", "1e-6", "-o", str(tmp_path / "out"),
+                 "--format", "json,md", "--quiet"]) == 0
+    assert (tmp_path / "out" / "results.json").exists()
