@@ -110,6 +110,31 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
+#: A sample whose values take at most this many distinct values is limited by its timer.
+FEW_DISTINCT = 3
+
+
+def _resolution_notice(role: str, sample: Sample) -> Notice | None:
+    """What to say of a sample of identical values, or of only a few distinct ones: the
+    timer's resolution, not the program, decides its spread, and no interval can be more
+    precise than the timer."""
+    values = sample.data.values() if sample.data is not None else None
+    if values is None or values.size < 2:
+        return None
+    distinct = np.unique(values)
+    if distinct.size > FEW_DISTINCT:
+        return None
+    shown = ", ".join(f"{value:.6g}" for value in distinct)
+    what = (f"are all identical ({shown})" if distinct.size == 1 else
+            f"take only {distinct.size} distinct values ({shown})")
+    return Notice(
+        "timer-resolution",
+        f"The {role} times of {sample.path} {what}: the timer's resolution, not the program, "
+        "sets their spread, and the interval cannot be more precise than the timer.",
+        "Measure with a finer timer, or time more work per value (more iterations per "
+        "measurement) so that the resolution is small against the time.")
+
+
 def _in_unit(sample: Sample, unit: str) -> Sample:
     """A plain sample in the config's ``unit``, in seconds (a tool's file states its own)."""
     if sample.unit is not None or sample.data is None:
@@ -185,7 +210,9 @@ def _read_benchmark(
         errors=tuple(errors), unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
                           if sample.notes),
-        input_notices=initial.notices + optimized.notices)
+        input_notices=initial.notices + optimized.notices + tuple(
+            notice for role, sample in read.items() if not errors
+            for notice in (_resolution_notice(role, sample),) if notice is not None))
     if errors:
         return result, None
     return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,

@@ -596,6 +596,9 @@ def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]
                           -np.array(exponents)[:, None])
         size = float(values.shape[1])
         means, variances = values.mean(axis=1), values.var(axis=1, ddof=1)
+        constant = values.min(axis=1) == values.max(axis=1)  # (exactly their value, 0)
+        means, variances = (np.where(constant, values[:, 0], means),
+                            np.where(constant, 0.0, variances))
         names = samples[0].level_names
         components = [VarianceComponents(names, mean, (variance,), (variance,), (size,))
                       for mean, variance in zip(means.tolist(), variances.tolist(), strict=True)]

@@ -57,9 +57,11 @@ def _mean(node: Node) -> float:
     overflows (times near 1e308: the analysis then says that the benchmark's means are beyond
     the floats, and :func:`variance_components` works at a scale near 1)."""
     if isinstance(node, np.ndarray):
-        return float(node.mean())
+        # (identical values: that value exactly, where a sum over a count may be an ulp off)
+        return float(node[0]) if node.size and node.min() == node.max() else float(node.mean())
     if isinstance(node, list):
-        return float(np.mean([_mean(child) for child in node]))
+        means = [_mean(child) for child in node]
+        return means[0] if min(means) == max(means) else float(np.mean(means))
     return float(node)
 
 
@@ -289,9 +291,13 @@ def _row_means(rows: np.ndarray) -> list[float]:
     times near 1e308 overflows). The sum over the count is numpy's mean without its wrapper,
     and numpy sums each C-contiguous row as it sums a 1-D array: the same numbers for a row
     alone or among others."""
-    exponents = np.frexp(np.maximum.reduce(rows, axis=1))[1]
+    largest = np.maximum.reduce(rows, axis=1)
+    exponents = np.frexp(largest)[1]
     scaled = np.ldexp(rows, -exponents[:, None])
-    return np.ldexp(np.add.reduce(scaled, axis=1) / scaled.shape[1], exponents).tolist()
+    means = np.ldexp(np.add.reduce(scaled, axis=1) / scaled.shape[1], exponents)
+    # Identical values: that value, exactly (a sum of n copies over n may be an ulp off).
+    constant = np.minimum.reduce(rows, axis=1) == largest
+    return np.where(constant, largest, means).tolist()
 
 
 def _depth(node) -> int:

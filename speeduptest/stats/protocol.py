@@ -166,6 +166,12 @@ def summarise_rows(samples: np.ndarray) -> list[SampleSummary]:
     mean = np.ldexp(scaled.mean(axis=1, keepdims=True), exponent)[:, 0]
     std = (np.ldexp(scaled.std(axis=1, ddof=1, keepdims=True), exponent)[:, 0] if size > 1
            else np.full(samples.shape[0], np.nan))
+    # Identical values: their mean is that value and their spread 0, exactly (a sum of n
+    # copies over n may be an ulp off, and the spread 1e-23 instead of 0).
+    constant = samples.min(axis=1) == largest
+    if constant.any():
+        mean[constant] = largest[constant]
+        std[constant] = 0.0
     median = np.median(samples, axis=1)
     overflowed = ~np.isfinite(median)  # the mean of the middle two of 1.7e308 and 1.7e308
     if overflowed.any():
