@@ -255,7 +255,9 @@ def lag1_rows(rows: np.ndarray) -> np.ndarray:
     products = np.einsum("ij,ij->i", centred[:, :-1], centred[:, 1:])
     with np.errstate(divide="ignore", invalid="ignore"):
         r1 = products / total
-    return np.where((total > 0) & np.isfinite(total), r1, 0.0)
+    # (a constant row: its mean may be an ulp off its values, leaving equal residues)
+    constant = rows.min(axis=1) == rows.max(axis=1)
+    return np.where((total > 0) & np.isfinite(total) & ~constant, r1, 0.0)
 
 
 def lag1(series: np.ndarray) -> float:

@@ -67,3 +67,9 @@ def test_a_quantised_sample_names_the_timer(tmp_path):
     warnings = data["benchmarks"][0]["warnings"]
     assert any("take only 3 distinct values" in w and "timer's resolution" in w
                for w in warnings)
+
+
+def test_a_constant_series_is_not_dependent():
+    from speeduptest.stats.steady import lag1_rows
+
+    assert lag1_rows(np.full((2, 23), VALUE)).tolist() == [0.0, 0.0]
