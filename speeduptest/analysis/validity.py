@@ -20,9 +20,10 @@ from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
 ROLES = ("initial", "optimized")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CheckedSides:
-    """Both sides as they are analysed, what the checks found, and the warnings."""
+    """Both sides as they are analysed, what the checks found, and the warnings. (Not
+    frozen: one is made per benchmark, and read once.)"""
 
     initial: Hierarchy
     optimized: Hierarchy
