@@ -104,9 +104,11 @@ def test_digests_completed_in_batches_arrive_in_order(tmp_path: Path, monkeypatc
     """The child completes the digests of consecutive plain samples together (their checks'
     records, ``digest.complete``) and sends them in the files' order, a file it does not
     digest after those before it; a completed digest reads as the plain one, with the
-    record kept for the checks (and none where the switch is off)."""
+    record kept for the checks (and none where the switch is off, or where the caller has
+    too little to read for the child to start a batch)."""
     monkeypatch.setattr(prefetch, "MIN_FILES", 0)
     monkeypatch.setattr(prefetch, "_BACKLOG", 0)
+    monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 0)
     monkeypatch.setattr(prefetch, "_COMPLETE_BATCH", 3)
     rng = np.random.default_rng(4)
     contents = {f"s{i}": "\n".join(f"{v:.6g}" for v in rng.lognormal(0, 0.1, 40)).encode()
@@ -114,8 +116,10 @@ def test_digests_completed_in_batches_arrive_in_order(tmp_path: Path, monkeypatc
     contents["s3"] = b"# a comment\n1 2 3\n"  # not plain: sent as bytes, in its place
     contents["s5"] = b"1 2 3\n"  # plain, too short to have a record
     paths = _written(tmp_path, **contents)
-    for switched_off in ("", "prechecks"):
+    for switched_off, behind in (("", False), ("prechecks", False), ("", True)):
+        # (behind: the caller has less to read than a batch is started with)
         monkeypatch.setenv(WITHOUT_VARIABLE, switched_off)
+        monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 1 << 40 if behind else 0)
         fetched = _fetched(paths, plain_digest)
         assert fetched[3] == contents["s3"]
         for index, path in enumerate(paths):
@@ -127,7 +131,8 @@ def test_digests_completed_in_batches_arrive_in_order(tmp_path: Path, monkeypatc
             assert sample.values().tobytes() == read.samples[0].data.values().tobytes()
             assert source.sha256 == read.sha256
             recorded = "_prechecked" in sample.__dict__
-            assert recorded == (index != 5 and not switched_off), (index, switched_off)
+            assert recorded == (index != 5 and not switched_off and not behind), (
+                index, switched_off, behind)
 
 
 def test_ending_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
@@ -383,6 +388,7 @@ def test_checks_of_the_child_give_the_same_results(tmp_path: Path, monkeypatch) 
         path.write_text("\n".join(f"{v:.6g}" for v in values) + "\n")
     arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "50"]
     monkeypatch.setattr(prefetch, "_BACKLOG", 0)
+    monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 0)
     found = []
     take = steady._part_checks
     monkeypatch.setattr(steady, "_part_checks", lambda part: found.extend(
