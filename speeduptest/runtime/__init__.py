@@ -21,7 +21,6 @@ WITHOUT_VARIABLE = "SPEEDUPTEST_WITHOUT"
 #: The mechanisms that can be switched off, and the plain path each then takes.
 MECHANISMS = {
     "prefetch": "the caller reads, stats and parses every sample file itself",
-    "prechecks": "the prefetch child parses plain samples but does not check them",
     "bootstrap_child": "the shared-count bootstrap in a thread of this process",
     "parallel": "one process: default_workers() is 1, every pool a plain map",
     "forking": "no child is forked (prefetch and bootstrap_child both off)",

@@ -19,11 +19,7 @@ what arrives, skipping files it does not need, and reads itself any that did not
 The child may also do the first step of the caller's work on a file (``digest``: for plain
 samples, their checksum and values, see :func:`speeduptest.inputs.readers.plain_digest`) and send
 that instead of the bytes: it has the time (its system calls take a fraction of what parsing takes
-here), and what it sends is what the caller would have computed from the bytes. A digest may
-have a next step that pays only for many files at once (``digest.complete``: for plain samples,
-their measurement checks, see :func:`speeduptest.stats.steady.prechecks`): the child completes
-the digests of up to _COMPLETE_BATCH consecutive files together before it sends them
-(``SPEEDUPTEST_WITHOUT=prechecks``: it does not, and the caller computes it all).
+here), and what it sends is what the caller would have computed from the bytes.
 
 Before any content, the child stats every file of the guess and sends what it found (device
 and inode, or why the stat failed, or what other kind of file than a regular one it is): the
@@ -98,9 +94,7 @@ class _Status(NamedTuple):
 
 
 #: In the child: a compact form of a file's content that the caller can use instead of the
-#: content itself (None: send the content). It may have a ``complete`` attribute, a function
-#: taking the digests of consecutive files and giving each completed (see the module's
-#: docstring).
+#: content itself (None: send the content).
 Digest = Callable[[str | Path, bytes], bytes | None]
 #: What a stat of a path found: the file's (device, inode), or the errno of the failure
 #: (INVALID_NAME for a name that cannot be a path), or for a file that is not a regular file (a
@@ -125,17 +119,6 @@ _BLOCK = 1 << 14
 #: config, say): past it, the child waits until half of them are taken. 8 MiB are the plain
 #: samples of ~22,000 files.
 _AHEAD_MAX = 8 << 20
-#: Digests the child completes together (``digest.complete``): the checks of plain samples of
-#: 31 values take it 25 µs each 64 at a time, 11 µs 256 at a time, 9 µs 512 at a time, 8 µs
-#: beyond (``benchmarks/checks.py``). The caller waits for such a batch only once it has read
-#: everything sent before it (then the next file is not digested, and the batch is sent
-#: first): 512 files are read, parsed and checked in ~20 ms.
-_COMPLETE_BATCH = 512
-#: The child starts a batch of digests to complete only while the caller has at least this
-#: much to read (~2,800 plain samples of 31 values): completing costs the child a third more
-#: per file, so where it does not keep ahead of the caller it sends the digests as they are
-#: (the caller then computes their checks itself).
-_COMPLETE_BACKLOG = 1 << 20
 #: The child digests a file only while the caller has at least this much to read: the child
 #: then has time to spare, and the caller less to do; otherwise it sends the bytes as they
 #: are, so that the caller does not wait for it (digesting costs the child several times
@@ -381,36 +364,17 @@ def _serve(paths: Iterable[str | Path], digest: Digest | None, out: int) -> None
         failure, (device, inode) = (found, (0, 0)) if isinstance(found, int) else (0, found)
         sender.add(_HEADER.pack(_FOUND.size, len(name), _STATUS) + name
                    + _FOUND.pack(failure, device, inode))
-    complete = (None if digest is None or without("prechecks")
-                else getattr(digest, "complete", None))
-    waiting: list[tuple[bytes, bytes]] = []  # digests to complete, in order
-
-    def send_completed() -> None:
-        if waiting:
-            done = complete([compact for _, compact in waiting])
-            for (name, _), payload in zip(waiting, done, strict=True):
-                sender.add(_HEADER.pack(len(payload), len(name), _DIGEST) + name + payload)
-            waiting.clear()
-
     for path, regular in zip(guessed, sendable, strict=True):
         name = os.fsencode(path)
         content = _content(path) if regular else None
         compact = (None if content is None or digest is None or not sender.backlog()
                    else digest(path, content))
-        if compact is not None and complete is not None and (
-                waiting or sender.backlog(_COMPLETE_BACKLOG)):
-            waiting.append((name, compact))
-            if len(waiting) >= _COMPLETE_BATCH or not sender.backlog():
-                send_completed()  # (a full batch, or the caller about to wait for it)
-            continue
-        send_completed()  # (in order)
         if content is None:
             sender.add(_HEADER.pack(_SKIP, len(name), _CONTENT) + name)
         elif compact is None:
             sender.add(_HEADER.pack(len(content), len(name), _CONTENT) + name + content)
         else:
             sender.add(_HEADER.pack(len(compact), len(name), _DIGEST) + name + compact)
-    send_completed()
     sender.end()
 
 
@@ -425,12 +389,11 @@ class _Sender:
         self._frames: list[bytes] = []
         self._gathered = 0
 
-    def backlog(self, least: int | None = None) -> bool:
-        """Whether the caller has at least ``least`` (default _BACKLOG) to read (the pipe is
-        asked how full it is only when what waits here is not enough)."""
-        least = _BACKLOG if least is None else least
+    def backlog(self) -> bool:
+        """Whether the caller has at least _BACKLOG to read (the pipe is asked how full it
+        is only when what waits here is not enough)."""
         held = self._waiting_bytes + self._gathered
-        return held >= least or held + _unread(self._out) >= least
+        return held >= _BACKLOG or held + _unread(self._out) >= _BACKLOG
 
     def add(self, frame: bytes) -> None:
         self._frames.append(frame)

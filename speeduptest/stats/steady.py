@@ -616,24 +616,20 @@ def mann_kendall_rows(rows: np.ndarray) -> list[OrderTest]:
 def _mann_kendall_arrays(rows: np.ndarray) -> tuple[list[float], list[float]]:
     """Kendall's τ and the p-value of :func:`mann_kendall_rows` for each row, as two
     lists."""
-    n = rows.shape[1]
+    m, n = rows.shape
     if n > MAX_PAIRWISE:  # (the pairs below would take n² memory): O(n log n) in scipy
         from scipy import stats
 
         found = [stats.kendalltau(np.arange(n), row, method="asymptotic") for row in rows]
         return ([float(result.statistic) for result in found],
                 [float(result.pvalue) for result in found])
-    return _kendall_test(n, *_kendall_counts(rows))
+    from scipy import special
 
-
-def _kendall_counts(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What Mann–Kendall's test takes of each row (at most MAX_PAIRWISE values): S, the
-    tied pairs, and Σ t(t − 1)(2t + 5) over its groups of tied values (t values each), as
-    floats."""
-    m, n = rows.shape
     s = _kendall_s(rows)
-    # The tied pairs Σ t(t − 1)/2 and the correction: the groups are the runs of each row's
-    # sorted values, counted for the rows that have a tie, all at once (0 for the others).
+    pairs = n * (n - 1) / 2
+    # Σ t(t − 1)(2t + 5) over each row's groups of tied values (t values each), and the
+    # tied pairs Σ t(t − 1)/2: the groups are the runs of its sorted values, counted for
+    # the rows that have a tie, all at once (0 for the others).
     ordered = np.sort(rows, axis=1)
     equal = ordered[:, 1:] == ordered[:, :-1]
     correction = np.zeros(m)
@@ -651,17 +647,6 @@ def _kendall_counts(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
             for i in range(n - 1):
                 tied += np.count_nonzero(rows[:, i + 1:] == rows[:, i:i + 1], axis=1) * (
                     np.isfinite(rows[:, i:i + 1]).ravel())
-    return s, tied, correction
-
-
-def _kendall_test(n: int, s: np.ndarray, tied: np.ndarray, correction: np.ndarray
-                  ) -> tuple[list[float], list[float]]:
-    """Kendall's τ and the two-sided p-value of Mann–Kendall's test of rows of n values,
-    from their :func:`_kendall_counts` (each row's numbers on its own: the same whatever
-    rows are computed together)."""
-    from scipy import special
-
-    pairs = n * (n - 1) / 2
     variance = (n * (n - 1) * (2 * n + 5) - correction) / 18
     usable = (variance > 0) & (tied < pairs)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -778,12 +763,10 @@ def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int
     """The checks of one-level samples of ``length`` float64 values (at ``positions`` of
     ``samples``, into ``results``) whose values are all analysed as they are: none left
     out, not batched. Each chunk of them is stacked once, for the steady states, the lag-1
-    autocorrelations and Mann–Kendall's counts (:func:`_row_checks`; or they were computed
-    by the child that parsed them: :func:`prechecks`), and what :func:`_check_general`
-    would make of each is made from the rows' results (the same functions on the same rows:
-    each row's numbers do not depend on the others'). The others (warm-up values to leave
-    out, values to batch) are returned with their steady states, for
-    :func:`_check_general`."""
+    autocorrelations and Mann–Kendall's tests, and what :func:`_check_general` would make of
+    each is made from the rows' results (the same functions on the same rows: each row's
+    numbers do not depend on the others'). The others (warm-up values to leave out,
+    values to batch) are returned with their steady states, for :func:`_check_general`."""
     others: list[tuple[int, list[SteadyState]]] = []
     number = None if warmup in ("auto", "none") else int(warmup)
     measured = length >= MIN_DEPENDENCE
@@ -791,12 +774,15 @@ def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int
     chunk = max(1, CHUNK_CELLS // (length * length))
     for first in range(0, len(positions), chunk):
         part = positions[first:first + chunk]
-        states, r1, counts = _part_checks([samples[position] for position in part])
+        rows = np.stack([samples[position].root for position in part])
+        states = (_steady_rows(rows, PENALTY) if length >= MIN_SERIES
+                  else [_TOO_SHORT] * len(part))
         analysed_as_is = np.ones(len(part), dtype=bool)
         if number or warmup == "auto":  # (a warm-up starts after its first value)
             analysed_as_is[[row for row, state in enumerate(states)
                             if number or state.classification == "warmup"]] = False
         if measured:
+            r1 = lag1_rows(rows)
             # (as the mean and the sum over the invocations: 0 + r₁, / 1; 0 + n_eff)
             lags = r1 + 0.0
             dependent = lags > threshold
@@ -814,13 +800,8 @@ def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int
         if not kept:
             continue
         if measured:
-            every = len(kept) == len(part)
-            if counts is None:  # (beyond MAX_PAIRWISE values)
-                trends = zip(*_mann_kendall_arrays(np.stack(
-                    [samples[part[row]].root for row in kept])), strict=True)
-            else:
-                trends = zip(*_kendall_test(length, *(
-                    count if every else count[kept] for count in counts)), strict=True)
+            tested = rows if len(kept) == len(part) else rows[kept]
+            trends = zip(*_mann_kendall_arrays(tested), strict=True)
         found = order = None
         for row in kept:
             position, state = part[row], states[row]
@@ -833,114 +814,6 @@ def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int
                 classification, None, _ONE_CLASS[classification], (state.start,), 0,
                 _NO_DROP, warmup, dependence, found, order, length, (sample.root,)))
     return others
-
-
-def _row_checks(rows: np.ndarray) -> tuple[list[SteadyState], np.ndarray | None,
-                                           tuple[np.ndarray, ...] | None]:
-    """What the checks compute of each row of equal-length plain samples: its steady state,
-    its lag-1 autocorrelation (None for all: too short) and its Mann–Kendall counts (S,
-    tied pairs, tie correction; None for all: too short, or too long for the pairs)."""
-    m, length = rows.shape
-    states = _steady_rows(rows, PENALTY) if length >= MIN_SERIES else [_TOO_SHORT] * m
-    if length < MIN_DEPENDENCE:
-        return states, None, None
-    return (states, lag1_rows(rows),
-            _kendall_counts(rows) if length <= MAX_PAIRWISE else None)
-
-
-def _part_checks(part: list[Hierarchy]
-                 ) -> tuple[list[SteadyState], np.ndarray | None, tuple[np.ndarray, ...] | None]:
-    """:func:`_row_checks` of the plain samples ``part`` (of ``length`` values each): those
-    the prefetch child checked (:func:`prechecks`) from its records, the others here."""
-    records = [sample.__dict__.get(_PRECHECKED) for sample in part]
-    missing = [row for row, record in enumerate(records) if record is None]
-    if len(missing) == len(part):
-        return _row_checks(np.stack([sample.root for sample in part]))
-    found = np.frombuffer(b"".join(record for record in records if record is not None),
-                          dtype=_PRECHECK)
-    if not missing:
-        return _from_records(found)
-    computed = _row_checks(np.stack([part[row].root for row in missing]))
-    recorded = _from_records(found)
-    states: list[SteadyState] = [_TOO_SHORT] * len(part)
-    at = np.ones(len(part), dtype=bool)
-    at[missing] = False
-    for row, state in zip(missing, computed[0], strict=True):
-        states[row] = state
-    for row, state in zip(np.flatnonzero(at).tolist(), recorded[0], strict=True):
-        states[row] = state
-    r1 = counts = None
-    if computed[1] is not None:
-        r1 = np.empty(len(part))
-        r1[missing], r1[at] = computed[1], recorded[1]
-    if computed[2] is not None:
-        counts = tuple(np.empty(len(part)) for _ in computed[2])
-        for whole, here, there in zip(counts, computed[2], recorded[2], strict=True):
-            whole[missing], whole[at] = here, there
-    return states, r1, counts
-
-
-#: The record of a plain sample that the prefetch child checked (:func:`prechecks`): its
-#: steady state (class as a code, start, segments), lag-1 autocorrelation and Mann–Kendall's
-#: counts, as computed here.
-_PRECHECK = np.dtype([("code", "<i8"), ("start", "<i8"), ("segments", "<i8"), ("r1", "<f8"),
-                      ("s", "<f8"), ("tied", "<f8"), ("correction", "<f8")])
-_CLASSES: tuple[SeriesClass, ...] = ("flat", "warmup", "slowdown", "no steady state",
-                                     "too short")
-_CODES = {name: code for code, name in enumerate(_CLASSES)}
-#: Where a sample keeps its record (its attributes: as Hierarchy's cached grand mean).
-_PRECHECKED = "_prechecked"
-#: Bytes of a record.
-PRECHECK_SIZE = _PRECHECK.itemsize
-#: Lengths the prefetch child checks: every number of :func:`_row_checks` is computed by
-#: the same functions there.
-PRECHECKED_LENGTHS = range(MIN_DEPENDENCE, MAX_PAIRWISE + 1)
-
-
-def prechecks(series: Sequence[np.ndarray]) -> list[bytes]:
-    """In the child that parses plain samples ahead (``speeduptest.runtime.prefetch``): the
-    record of each series (float64 values) that the checks will take instead of computing
-    it (:func:`remember_prechecks`), or b"" for a series of a length not
-    PRECHECKED_LENGTHS; the series of equal length computed together."""
-    found = [b""] * len(series)
-    by_length: dict[int, list[int]] = {}
-    for position, values in enumerate(series):
-        if len(values) in PRECHECKED_LENGTHS:
-            by_length.setdefault(len(values), []).append(position)
-    for length, every in by_length.items():
-        chunk = max(1, CHUNK_CELLS // (length * length))
-        for first in range(0, len(every), chunk):
-            positions = every[first:first + chunk]
-            states, r1, counts = _row_checks(np.stack([series[p] for p in positions]))
-            records = np.zeros(len(positions), dtype=_PRECHECK)
-            records["code"] = [_CODES[state.classification] for state in states]
-            records["start"] = [state.start for state in states]
-            records["segments"] = [state.segments for state in states]
-            records["r1"] = r1
-            records["s"], records["tied"], records["correction"] = counts
-            packed = records.tobytes()
-            size = _PRECHECK.itemsize
-            for index, position in enumerate(positions):
-                found[position] = packed[index * size:(index + 1) * size]
-    return found
-
-
-def remember_prechecks(sample: Hierarchy, record: bytes) -> None:
-    """Keep the record :func:`prechecks` made of the values of the one-level ``sample``,
-    for its checks."""
-    if len(record) == _PRECHECK.itemsize and sample.root.size in PRECHECKED_LENGTHS:
-        sample.__dict__[_PRECHECKED] = record
-
-
-def _from_records(records: np.ndarray
-                  ) -> tuple[list[SteadyState], np.ndarray, tuple[np.ndarray, ...]]:
-    """:func:`_row_checks` as recorded by :func:`prechecks`."""
-    states = [_FLAT if code == 0 and segments == 1 else _TOO_SHORT if code == 4
-              else SteadyState(_CLASSES[code], start, segments) for code, start, segments in
-              zip(records["code"].tolist(), records["start"].tolist(),
-                  records["segments"].tolist(), strict=True)]
-    return (states, records["r1"].copy(),
-            (records["s"].copy(), records["tied"].copy(), records["correction"].copy()))
 
 
 #: A single series' classes, and its drops when nothing is left out.

@@ -4,23 +4,19 @@ a run reads the same with it as without it, problem files included."""
 from __future__ import annotations
 
 import errno
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import speeduptest.runtime.forking as forking
 import speeduptest.runtime.prefetch as prefetch
-import speeduptest.stats.steady as steady
 from speeduptest.cli import main
 from speeduptest.inputs.readers import plain_digest, read_digest, read_source
-from speeduptest.runtime import WITHOUT_VARIABLE
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 from throughput import make_config
@@ -98,41 +94,6 @@ def test_plain_samples_digested_by_the_child_read_as_without_it(tmp_path: Path,
     values = digested.samples[0].data.values()
     assert values.tobytes() == read.samples[0].data.values().tobytes()
     assert values.tolist() == [1.5, 2.25, 3e-9, 0.1]
-
-
-def test_digests_completed_in_batches_arrive_in_order(tmp_path: Path, monkeypatch) -> None:
-    """The child completes the digests of consecutive plain samples together (their checks'
-    records, ``digest.complete``) and sends them in the files' order, a file it does not
-    digest after those before it; a completed digest reads as the plain one, with the
-    record kept for the checks (and none where the switch is off, or where the caller has
-    too little to read for the child to start a batch)."""
-    monkeypatch.setattr(prefetch, "MIN_FILES", 0)
-    monkeypatch.setattr(prefetch, "_BACKLOG", 0)
-    monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 0)
-    monkeypatch.setattr(prefetch, "_COMPLETE_BATCH", 3)
-    rng = np.random.default_rng(4)
-    contents = {f"s{i}": "\n".join(f"{v:.6g}" for v in rng.lognormal(0, 0.1, 40)).encode()
-                for i in range(7)}
-    contents["s3"] = b"# a comment\n1 2 3\n"  # not plain: sent as bytes, in its place
-    contents["s5"] = b"1 2 3\n"  # plain, too short to have a record
-    paths = _written(tmp_path, **contents)
-    for switched_off, behind in (("", False), ("prechecks", False), ("", True)):
-        # (behind: the caller has less to read than a batch is started with)
-        monkeypatch.setenv(WITHOUT_VARIABLE, switched_off)
-        monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 1 << 40 if behind else 0)
-        fetched = _fetched(paths, plain_digest)
-        assert fetched[3] == contents["s3"]
-        for index, path in enumerate(paths):
-            if index == 3:
-                continue
-            source = read_digest(path, fetched[index].payload)
-            sample = source.samples[0].data
-            read = read_source(path)
-            assert sample.values().tobytes() == read.samples[0].data.values().tobytes()
-            assert source.sha256 == read.sha256
-            recorded = "_prechecked" in sample.__dict__
-            assert recorded == (index != 5 and not switched_off and not behind), (
-                index, switched_off, behind)
 
 
 def test_ending_early_reaps_the_child(tmp_path: Path, monkeypatch) -> None:
@@ -368,44 +329,6 @@ def test_the_child_keeps_at_most_so_much_ahead_of_the_caller(tmp_path: Path,
         time.sleep(0.5)
         assert read_by_child() < 1 << 20  # (without the limit: all 4 MB)
         assert [fetch(path) for path in paths] == [content] * len(paths)
-
-
-def test_checks_of_the_child_give_the_same_results(tmp_path: Path, monkeypatch) -> None:
-    """Plain samples checked by the child (every one, here: the backlog forced) give the
-    results.json of a run whose checks are all computed by the caller, and of a run
-    without the child; warm-ups left out and batch means among them."""
-    rng = np.random.default_rng(11)
-    config = make_config(tmp_path, 700, 40, seed=5)
-    for index in range(0, 700, 7):  # warm-ups, dependent values, ties
-        path = tmp_path / f"b{index}-initial.txt"
-        values = np.array([float(v) for v in path.read_text().split()])
-        if index % 3 == 0:
-            values[:12] *= 1.8
-        elif index % 3 == 1:
-            values = np.cumsum(rng.normal(0, 1, 40)) * 0.01 + values.mean()
-        else:
-            values = np.round(values, 1)
-        path.write_text("\n".join(f"{v:.6g}" for v in values) + "\n")
-    arguments = [str(config), "--format", "json", "--quiet", "--bootstrap", "50"]
-    monkeypatch.setattr(prefetch, "_BACKLOG", 0)
-    monkeypatch.setattr(prefetch, "_COMPLETE_BACKLOG", 0)
-    found = []
-    take = steady._part_checks
-    monkeypatch.setattr(steady, "_part_checks", lambda part: found.extend(
-        "_prechecked" in sample.__dict__ for sample in part) or take(part))
-    assert main([*arguments, "-o", str(tmp_path / "checked")]) in (0, 1)
-    assert sum(found) >= 1300  # (of 1,400 plain samples, most checked by the child)
-    monkeypatch.setenv(WITHOUT_VARIABLE, "prechecks")
-    assert main([*arguments, "-o", str(tmp_path / "here")]) in (0, 1)
-    monkeypatch.setenv(WITHOUT_VARIABLE, "prefetch")
-    assert main([*arguments, "-o", str(tmp_path / "without")]) in (0, 1)
-    expected = (tmp_path / "without" / "results.json").read_bytes()
-    sides = [benchmark[role] for benchmark in json.loads(expected)["benchmarks"]
-             for role in ("initial", "optimized") if role in benchmark]
-    assert any(side["steady_state"]["dropped"] for side in sides)
-    assert any((side["dependence"] or {}).get("batch", 1) > 1 for side in sides)
-    for run in ("checked", "here"):
-        assert (tmp_path / run / "results.json").read_bytes() == expected, run
 
 
 def test_the_command_starts_the_child_before_it_imports_scipy(tmp_path: Path) -> None:

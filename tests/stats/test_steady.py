@@ -34,8 +34,6 @@ from speeduptest.stats.steady import (
     mann_kendall_rows,
     optimal_partitions,
     position_effect,
-    prechecks,
-    remember_prechecks,
     steady_state,
     steady_states,
 )
@@ -610,26 +608,3 @@ def test_kendall_s_is_the_sum_of_signs(m, n, seed, digits, odd):
     for i in range(n - 1):
         expected += np.sign(rows[:, i + 1:] - rows[:, i:i + 1]).sum(axis=1)
     np.testing.assert_array_equal(_kendall_s(rows), expected)
-
-
-@SETTINGS
-@given(st.lists(samples().map(lambda s: Hierarchy.flat(s.values())), min_size=1, max_size=12),
-       st.lists(st.booleans(), min_size=12, max_size=12), warmups, dependences)
-def test_records_of_the_child_give_the_same_checks(sides, recorded, warmup, dependence):
-    """Samples whose steady state, lag-1 and Mann–Kendall counts the prefetch child computed
-    (prechecks, kept with remember_prechecks; some of them, or all) are checked as those
-    computed here, to the bit."""
-    expected = _check_sides(sides, warmup, dependence, plain_rows=False)
-    copies = [Hierarchy.flat(sample.root) for sample in sides]
-    for copy, record, chosen in zip(copies, prechecks([s.root for s in sides]), recorded,
-                                    strict=False):
-        if chosen:
-            remember_prechecks(copy, record)
-    for a, b in zip(check_sides(copies, warmup, dependence), expected, strict=True):
-        if isinstance(b, WarmupError):
-            assert isinstance(a, WarmupError) and str(a) == str(b)
-            continue
-        same_analysed(a[0], b[0])
-        same_validity(a[1], b[1])
-        assert same_numbers(a[1].dependence, b[1].dependence)
-        assert same_numbers(a[1].order, b[1].order)

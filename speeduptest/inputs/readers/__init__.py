@@ -51,7 +51,6 @@ from speeduptest.inputs.samples import (
 )
 from speeduptest.notices import Notice
 from speeduptest.stats.hierarchy import Hierarchy
-from speeduptest.stats.steady import PRECHECK_SIZE, prechecks, remember_prechecks
 
 __all__ = ["DEFAULT_OPTIONS", "ReadOptions", "SourceFile", "plain_digest", "read_digest",
            "read_source", "select", "split_reference"]
@@ -261,7 +260,7 @@ def _plain_source(display: str, values: np.ndarray, sha256: str) -> SourceFile:
 _HEX_DIGEST = 64
 
 
-def _plain_digest(file: str | Path, raw: bytes) -> bytes | None:
+def plain_digest(file: str | Path, raw: bytes) -> bytes | None:
     """What the prefetch child sends of a plain sample file instead of its bytes (the step of
     :func:`read_source` that it can take over): its SHA-256 in hexadecimal and its values as
     float64 bytes; None for any other file."""
@@ -271,36 +270,10 @@ def _plain_digest(file: str | Path, raw: bytes) -> bytes | None:
     return hashlib.sha256(raw).hexdigest().encode("ascii") + plain.tobytes()
 
 
-def _complete_digests(digests: list[bytes]) -> list[bytes]:
-    """The next step the prefetch child takes on the digests of many plain samples at once:
-    each followed by the record of its measurement checks
-    (:func:`speeduptest.stats.steady.prechecks`) and a byte that says so, where it has one."""
-    records = prechecks([np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST)
-                         for digest in digests])
-    return [digest + record + _CHECKED if record else digest
-            for digest, record in zip(digests, records, strict=True)]
-
-
-#: What follows a digest's record (the values and the record are whole float64s: with it,
-#: a checked digest is 1 byte beyond them).
-_CHECKED = b"\x01"
-plain_digest = _plain_digest
-plain_digest.complete = _complete_digests  # type: ignore[attr-defined]
-
-
 def read_digest(file: Path, digest: bytes) -> SourceFile:
-    """:func:`read_source` of a plain sample file from its :func:`plain_digest` (and its
-    checks' record, when the child completed it)."""
-    end = len(digest)
-    checked = (end - _HEX_DIGEST) % 8 == len(_CHECKED)
-    if checked:
-        end -= PRECHECK_SIZE + len(_CHECKED)
-    values = np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST,
-                           count=(end - _HEX_DIGEST) // 8)
-    source = _plain_source(_display_of(file), values, digest[:_HEX_DIGEST].decode("ascii"))
-    if checked:
-        remember_prechecks(source.samples[0].data, digest[end:-len(_CHECKED)])
-    return source
+    """:func:`read_source` of a plain sample file from its :func:`plain_digest`."""
+    values = np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST)
+    return _plain_source(_display_of(file), values, digest[:_HEX_DIGEST].decode("ascii"))
 
 
 def _display_of(file: Path) -> str:
