@@ -20,9 +20,10 @@ from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
 ROLES = ("initial", "optimized")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CheckedSides:
-    """Both sides as they are analysed, what the checks found, and the warnings."""
+    """Both sides as they are analysed, what the checks found, and the warnings. (Not
+    frozen: one is made per benchmark, and read once.)"""
 
     initial: Hierarchy
     optimized: Hierarchy
@@ -61,8 +62,10 @@ def _both(sides: tuple, warmup: str, min_values: int, tools: tuple[str, str]
                     f"{validity.dropped} warm-up values (--warmup {warmup}); at least "
                     f"{min_values} are needed")
     (initial, initial_validity), (optimized, optimized_validity) = sides
-    notices = tuple(side_notices("initial", initial_validity, tools[0])
-                    + side_notices("optimized", optimized_validity, tools[1]))
+    found = initial_validity.findings, optimized_validity.findings
+    notices = (() if not (found[0] or found[1]) else tuple(
+        side_notices("initial", initial_validity, tools[0], found[0])
+        + side_notices("optimized", optimized_validity, tools[1], found[1])))
     return CheckedSides(initial, optimized, (initial_validity, optimized_validity), notices)
 
 
@@ -76,11 +79,14 @@ def _invocations(validity: SideValidity, wanted: str | None = None,
     return "its series" if total == 1 else f"{count} of its {total} invocations"
 
 
-def side_notices(role: str, validity: SideValidity, tool: str = "") -> list[Notice]:
-    """The warnings of one side's checks (its :attr:`SideValidity.findings`), each with its
-    advice; ``tool``: the format of its file (a drift in the runs of a tool that does not
-    interleave the versions is confounded with the change, and the warning says so)."""
-    notices = [_notice(code, role, validity) for code in validity.findings]
+def side_notices(role: str, validity: SideValidity, tool: str = "",
+                 findings: tuple[str, ...] | None = None) -> list[Notice]:
+    """The warnings of one side's checks (its :attr:`SideValidity.findings`, or
+    ``findings`` when already asked for), each with its advice; ``tool``: the format of its
+    file (a drift in the runs of a tool that does not interleave the versions is confounded
+    with the change, and the warning says so)."""
+    notices = [_notice(code, role, validity) for code in (
+        validity.findings if findings is None else findings)]
     consecutive = CONSECUTIVE.get(tool)
     if consecutive is None:
         return notices

@@ -107,11 +107,13 @@ class SteadyState:
     segments: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dependence:
     """Lag-1 autocorrelation of the values analysed (mean over the invocations) and their
     effective sample size (summed over the invocations); ``batch``: the length of the batches
-    whose means were analysed (1: the values themselves)."""
+    whose means were analysed (1: the values themselves). (Not frozen, as
+    :class:`SideValidity`, and :class:`OrderTest`: a side makes one of each, and a frozen
+    one takes three times as long to make; nothing changes them once made.)"""
 
     lag1: float
     effective_n: float
@@ -121,7 +123,7 @@ class Dependence:
     dependent: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OrderTest:
     """A test of the values' order: ``mann-kendall`` (a trend across the run order,
     statistic Kendall's τ) or ``friedman`` (position effects within invocations, statistic
@@ -176,21 +178,23 @@ class SideValidity:
         that say it (the report's measurement-quality table reads them too): empty when
         the side looked steady and independent."""
         found = []
+        classes, dependence, order = self.classes, self.dependence, self.order
         if self.dropped:
             found.append("warmup-dropped")
-        if self.residual:
+        if "warmup" in classes and self.residual:
             found.append("residual-warmup")
-        found += [code for code, name in (("series-slowdown", "slowdown"),
-                                          ("no-steady-state", "no steady state"))
-                  if name in self.classes]
+        if "slowdown" in classes:
+            found.append("series-slowdown")
+        if "no steady state" in classes:
+            found.append("no-steady-state")
         if self.consistent is False:
             found.append("inconsistent-invocations")
-        if self.dependence is not None and self.dependence.batch > 1:
+        if dependence is not None and dependence.batch > 1:
             found.append("dependent-values")
-        elif self.dependence is not None and self.dependence.dependent:
+        elif dependence is not None and dependence.dependent:
             found.append("dependent-values-ignored")
-        if self.order is not None and self.order.significant:
-            found.append("run-order-trend" if self.order.test == "mann-kendall"
+        if order is not None and order.p_value < ORDER_ALPHA:  # (order.significant)
+            found.append("run-order-trend" if order.test == "mann-kendall"
                          else "position-effect")
         return tuple(found)
 
@@ -283,12 +287,28 @@ def _noise_rows(logged: np.ndarray) -> np.ndarray:
     for change points), and beyond 3 MADs for r (spikes would dilute it): see
     benchmarks/warmup_detection.py."""
     tail = _without_one_step(logged[:, logged.shape[1] // 2:])
-    centre = np.median(tail, axis=1, keepdims=True)
-    mad = 1.4826 * np.median(np.abs(tail - centre), axis=1, keepdims=True)
+    centre = _row_medians(tail)
+    mad = 1.4826 * _row_medians(np.abs(tail - centre))
     wide = np.where(mad > 0, np.clip(tail, centre - 6 * mad, centre + 6 * mad), tail)
     narrow = np.where(mad > 0, np.clip(tail, centre - 3 * mad, centre + 3 * mad), tail)
     r1 = np.clip(lag1_rows(narrow), 0.0, 0.9)
     return np.maximum(wide.var(axis=1) * (1 + r1) / (1 - r1), NOISE_FLOOR)
+
+
+def _row_medians(rows: np.ndarray) -> np.ndarray:
+    """``np.median(rows, axis=1, keepdims=True)`` from the rows sorted (a seventh of its
+    time on 2,048 rows of 16): the middle value, or the mean of the two middle ones as
+    ``np.median`` takes it, (a + b) / 2; the same numbers but for the sign of a median of
+    zero, where -0.0 and 0.0 are both in the middle (:func:`_noise_rows` takes the
+    median's distances and bounds, which do not see it). Rows with a NaN go to
+    ``np.median``."""
+    if not rows.size or np.isnan(rows).any():
+        return np.median(rows, axis=1, keepdims=True)
+    ordered = np.sort(rows, axis=1)
+    middle = rows.shape[1] // 2
+    if rows.shape[1] % 2:
+        return ordered[:, middle:middle + 1] / 1
+    return (ordered[:, middle - 1:middle] + ordered[:, middle:middle + 1]) / 2
 
 
 def _without_one_step(rows: np.ndarray) -> np.ndarray:
@@ -303,7 +323,8 @@ def _without_one_step(rows: np.ndarray) -> np.ndarray:
     sums = np.cumsum(rows, axis=1)
     squares = np.cumsum(rows * rows, axis=1)
     splits = np.arange(shortest, length - shortest + 1)
-    left_sum, left_squares = sums[:, splits - 1], squares[:, splits - 1]
+    left_sum = sums[:, shortest - 1:length - shortest]  # (sums[:, splits - 1])
+    left_squares = squares[:, shortest - 1:length - shortest]
     right_sum, right_squares = sums[:, -1:] - left_sum, squares[:, -1:] - left_squares
     errors = (left_squares - left_sum**2 / splits
               + right_squares - right_sum**2 / (length - splits))
@@ -333,8 +354,12 @@ def _steady_rows(rows: np.ndarray, penalty: float) -> list[SteadyState]:
         logged = np.add.reduceat(logged, edges[:-1], axis=1) / np.diff(edges)
     noises = _noise_rows(logged)
     partitions = optimal_partitions(logged, penalty * noises * math.log(logged.shape[1]))
-    found = [_segmented(row, noise, ends) for row, noise, ends in zip(
-        logged, noises.tolist(), partitions, strict=True)]
+    # (one segment is flat: the rows of several are looked at)
+    found = [_FLAT] * len(partitions)
+    noise_of = noises.tolist()
+    for row, ends in enumerate(partitions):
+        if len(ends) > 1:
+            found[row] = _segmented(logged[row], noise_of[row], ends)
     if edges is None:
         return found
     return [SteadyState(state.classification, int(edges[state.start]), state.segments)
@@ -373,13 +398,34 @@ def optimal_partitions(rows: np.ndarray, penalties: np.ndarray, min_size: int = 
     minimum that PELT (Killick, Fearnhead & Eckley, JASA 2012) finds with pruning, computed
     for all the rows at once: n steps of numpy on the rows, where ``ruptures`` (tested to
     give the same segmentations: tests/stats/test_steady.py) takes a call per row and 1 s to
-    import, half of the checks' time on 10,000 pairs."""
+    import, half of the checks' time on 10,000 pairs.
+
+    Most rows are one segment (a flat series): :func:`_one_segment` finds them by the
+    minimum costs alone, and only the others are partitioned with the start chosen at each
+    step (:func:`_partitions`), the same arithmetic on the same numbers."""
     m, n = rows.shape
     centred = rows - rows.mean(axis=1, keepdims=True)  # (cumulative sums cancel less)
     sums = np.zeros((m, n + 1))
     squares = np.zeros((m, n + 1))
     np.cumsum(centred, axis=1, out=sums[:, 1:])
     np.cumsum(centred * centred, axis=1, out=squares[:, 1:])
+    single = _one_segment(sums, squares, penalties, min_size)
+    if single is None:
+        return _partitions(sums, squares, penalties, min_size)
+    partitions = [[n] for _ in range(m)]
+    others = np.flatnonzero(~single)
+    if others.size:
+        for row, ends in zip(others.tolist(), _partitions(
+                sums[others], squares[others], penalties[others], min_size), strict=True):
+            partitions[row] = ends
+    return partitions
+
+
+def _partitions(sums: np.ndarray, squares: np.ndarray, penalties: np.ndarray, min_size: int
+                ) -> list[list[int]]:
+    """:func:`optimal_partitions` of the rows whose cumulative sums (from 0) of the centred
+    values and of their squares are ``sums`` and ``squares``."""
+    m, n = sums.shape[0], sums.shape[1] - 1
     best = np.full((m, n + 1), np.inf)
     best[:, 0] = -penalties
     previous = np.zeros((m, n + 1), dtype=np.int64)
@@ -401,6 +447,58 @@ def optimal_partitions(rows: np.ndarray, penalties: np.ndarray, min_size: int = 
             ends.append(end)
         partitions.append(ends[::-1])
     return partitions
+
+
+def _one_segment(sums: np.ndarray, squares: np.ndarray, penalties: np.ndarray,
+                 min_size: int) -> np.ndarray | None:
+    """Which rows :func:`_partitions` leaves in one segment, without its choices: the same
+    minimum cost at each end (the same sums, in the same order, on the same numbers; the
+    minimum of the candidates rather than the candidate that reaches it), with the
+    candidates as the rows of an array whose columns are the series (each step's arithmetic
+    on contiguous memory, no gathering). A row is one segment when, at its last end, the
+    segment from 0 costs no more than any other (``argmin`` takes the first of equal
+    minima, and 0 is the first start). None where a value is not finite (a NaN's place
+    among the candidates would matter): then every row is partitioned."""
+    if not (np.isfinite(sums).all() and np.isfinite(squares).all()
+            and np.isfinite(penalties).all()):
+        return None
+    m, n = sums.shape[0], sums.shape[1] - 1
+    sums_by_end = np.ascontiguousarray(sums.T)  # [end, row]
+    squares_by_end = np.ascontiguousarray(squares.T)
+    best = np.empty_like(sums_by_end)
+    best[0] = -penalties
+    # (each step's arrays in the same two buffers: fresh ones of this size are each a new
+    # mapping of memory and its page faults, unless the allocator keeps them)
+    spread, cost = np.empty((n, m)), np.empty((n, m))
+    starts = np.arange(n + 1)[:, None]
+    single = None
+    for end in range(min_size, n + 1):
+        sum_ = sums_by_end[end] - sums_by_end[0]
+        from_zero = squares_by_end[end] - squares_by_end[0] - sum_ * sum_ / end
+        np.maximum(from_zero, 0.0, out=from_zero)
+        from_zero += best[0]
+        last = end - min_size
+        if last < min_size:
+            if end == n:
+                single = np.ones(m, dtype=bool)
+            best[end] = from_zero + penalties
+            continue
+        # candidates min_size … last, as in _partitions: (Q[e] − Q[s]) − (S[e] − S[s])² / (e − s)
+        candidates = slice(min_size, last + 1)
+        count = last + 1 - min_size
+        part, total = spread[:count], cost[:count]
+        np.subtract(sums_by_end[end], sums_by_end[candidates], out=part)
+        np.multiply(part, part, out=part)
+        np.divide(part, end - starts[candidates], out=part)
+        np.subtract(squares_by_end[end], squares_by_end[candidates], out=total)
+        np.subtract(total, part, out=total)
+        np.maximum(total, 0.0, out=total)
+        total += best[candidates]
+        others = total.min(axis=0)
+        if end == n:
+            single = from_zero <= others
+        best[end] = np.minimum(from_zero, others) + penalties
+    return single
 
 
 def _segmented(logged: np.ndarray, noise: float, ends: list[int]) -> SteadyState:
@@ -513,37 +611,77 @@ def mann_kendall_rows(rows: np.ndarray) -> list[OrderTest]:
     sign(xⱼ − xᵢ) with the tie correction of its variance and no continuity correction
     (Kendall, *Rank correlation methods*, 1975; R's ``cor.test(method = "kendall",
     exact = FALSE, continuity = FALSE)``: tests/stats/test_steady_against_r.py)."""
+    tau, p_value = _mann_kendall_arrays(rows)
+    return [OrderTest("mann-kendall", t, p) for t, p in zip(tau, p_value, strict=True)]
+
+
+def _mann_kendall_arrays(rows: np.ndarray) -> tuple[list[float], list[float]]:
+    """Kendall's τ and the p-value of :func:`mann_kendall_rows` for each row, as two
+    lists."""
     m, n = rows.shape
     if n > MAX_PAIRWISE:  # (the pairs below would take n² memory): O(n log n) in scipy
         from scipy import stats
 
-        return [OrderTest("mann-kendall", float(result.statistic), float(result.pvalue))
-                for result in (stats.kendalltau(np.arange(n), row, method="asymptotic")
-                               for row in rows)]
+        found = [stats.kendalltau(np.arange(n), row, method="asymptotic") for row in rows]
+        return ([float(result.statistic) for result in found],
+                [float(result.pvalue) for result in found])
     from scipy import special
 
-    s = np.zeros(m)
-    tied = np.zeros(m)
-    for i in range(n - 1):  # x_j − x_i for every j > i (contiguous slices: no gather)
-        differences = rows[:, i + 1:] - rows[:, i:i + 1]
-        s += np.sign(differences).sum(axis=1)
-        tied += np.count_nonzero(differences == 0, axis=1)
+    s = _kendall_s(rows)
     pairs = n * (n - 1) / 2
-    # Σ t(t − 1)(2t + 5) over each row's groups of tied values (t values each): the groups
-    # are the runs of its sorted values, counted for all the rows at once.
+    # Σ t(t − 1)(2t + 5) over each row's groups of tied values (t values each), and the
+    # tied pairs Σ t(t − 1)/2: the groups are the runs of its sorted values, counted for
+    # the rows that have a tie, all at once (0 for the others).
     ordered = np.sort(rows, axis=1)
-    group = np.zeros((m, n), dtype=np.int64)
-    np.cumsum(ordered[:, 1:] != ordered[:, :-1], axis=1, out=group[:, 1:])
-    sizes = np.bincount((group + n * np.arange(m)[:, None]).ravel(),
-                        minlength=m * n).reshape(m, n).astype(float)
-    correction = (sizes * (sizes - 1) * (2 * sizes + 5)).sum(axis=1)
+    equal = ordered[:, 1:] == ordered[:, :-1]
+    correction = np.zeros(m)
+    tied = np.zeros(m)
+    with_ties = np.flatnonzero(equal.any(axis=1))
+    if with_ties.size:
+        group = np.zeros((with_ties.size, n), dtype=np.int64)
+        np.cumsum(~equal[with_ties], axis=1, out=group[:, 1:])
+        sizes = np.bincount((group + n * np.arange(with_ties.size)[:, None]).ravel(),
+                            minlength=with_ties.size * n).reshape(-1, n).astype(float)
+        correction[with_ties] = (sizes * (sizes - 1) * (2 * sizes + 5)).sum(axis=1)
+        if np.isfinite(rows).all():
+            tied[with_ties] = (sizes * (sizes - 1) / 2).sum(axis=1)
+        else:  # (an infinite value equals itself in a group, but ∞ − ∞ is not a tie)
+            for i in range(n - 1):
+                tied += np.count_nonzero(rows[:, i + 1:] == rows[:, i:i + 1], axis=1) * (
+                    np.isfinite(rows[:, i:i + 1]).ravel())
     variance = (n * (n - 1) * (2 * n + 5) - correction) / 18
     usable = (variance > 0) & (tied < pairs)
     with np.errstate(divide="ignore", invalid="ignore"):
         tau = np.where(usable, s / np.sqrt(pairs * (pairs - tied)), 0.0)
         p_value = np.where(usable, special.erfc(np.abs(s) / np.sqrt(2 * variance)), 1.0)
-    return [OrderTest("mann-kendall", t, p) for t, p in zip(tau.tolist(), p_value.tolist(),
-                                                            strict=True)]
+    return tau.tolist(), p_value.tolist()
+
+
+def _kendall_s(rows: np.ndarray) -> np.ndarray:
+    """S = Σᵢ<ⱼ sign(xⱼ − xᵢ) of each row, as floats. The positions are the rows of an
+    array whose columns are the series: x_j against x_i for every j > i is a comparison of
+    contiguous slices, for every series at once, whose ±1 are counted in small integers
+    (at most n − 1 per cell) and summed at the end: sums of ±1 and 0, exact in any order.
+    Rows with a value that is not finite take the signs of the differences (sign(∞ − ∞)
+    and a NaN's are NaN, which no comparison gives)."""
+    m, n = rows.shape
+    by_position = np.ascontiguousarray(rows.T)
+    if not np.isfinite(by_position).all():
+        s = np.zeros(m)
+        with np.errstate(invalid="ignore"):
+            for i in range(n - 1):
+                s += np.sign(by_position[i + 1:] - by_position[i]).sum(axis=0)
+        return s
+    counts = np.zeros((max(n - 1, 0), m), dtype=np.int8 if n <= 128 else np.int32)
+    above = np.empty(counts.shape, dtype=bool)  # (buffers for every step's: _one_segment)
+    below = np.empty(counts.shape, dtype=bool)
+    for i in range(n - 1):
+        size = n - 1 - i
+        np.greater(by_position[i + 1:], by_position[i], out=above[:size])
+        np.less(by_position[i + 1:], by_position[i], out=below[:size])
+        counts[:size] += above[:size]
+        counts[:size] -= below[:size]
+    return counts.sum(axis=0, dtype=np.int64).astype(float)
 
 
 def mann_kendall(series: np.ndarray) -> OrderTest:
@@ -595,10 +733,109 @@ def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
     ``batch``; ``ignore``: the values as they are); or the :class:`WarmupError` when
     ``warmup`` leaves one of its invocations without values. The series of all the samples
     are checked together, those of equal length as one matrix."""
-    groups_of = [list(_series(sample.root)) for sample in samples]
-    every = [group for groups in groups_of for group in groups]
-    states = iter(steady_states(every))
-    found_of = [[next(states) for _ in groups] for groups in groups_of]
+    return _check_sides(samples, warmup, dependence)
+
+
+def _check_sides(samples: Sequence[Hierarchy], warmup: str, dependence: str,
+                 plain_rows: bool = True) -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
+    """:func:`check_sides`; ``plain_rows``: the one-level samples that keep all their values
+    as they are (the common case) checked as the rows of one matrix per length, start to
+    end (:func:`_check_plain`); False: every sample the general way (:func:`_check_general`,
+    what the tests compare them with)."""
+    results: list = [None] * len(samples)
+    plain: dict[int, list[int]] = {}
+    general: list[tuple[int, list[SteadyState] | None]] = []
+    for position, sample in enumerate(samples):
+        root = sample.root
+        if (plain_rows and type(root) is np.ndarray and root.dtype == np.float64
+                and root.ndim == 1 and root.size):
+            plain.setdefault(root.size, []).append(position)
+        else:
+            general.append((position, None))
+    for length, positions in plain.items():
+        general += _check_plain(samples, positions, length, warmup, dependence, results)
+    if general:
+        _check_general(samples, general, warmup, dependence, results)
+    return results
+
+
+def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int,
+                 warmup: str, dependence: str, results: list
+                 ) -> list[tuple[int, list[SteadyState]]]:
+    """The checks of one-level samples of ``length`` float64 values (at ``positions`` of
+    ``samples``, into ``results``) whose values are all analysed as they are: none left
+    out, not batched. Each chunk of them is stacked once, for the steady states, the lag-1
+    autocorrelations and Mann–Kendall's tests, and what :func:`_check_general` would make of
+    each is made from the rows' results (the same functions on the same rows: each row's
+    numbers do not depend on the others'). The others (warm-up values to leave out,
+    values to batch) are returned with their steady states, for :func:`_check_general`."""
+    others: list[tuple[int, list[SteadyState]]] = []
+    number = None if warmup in ("auto", "none") else int(warmup)
+    measured = length >= MIN_DEPENDENCE
+    threshold = DEPENDENT_Z / math.sqrt(length)
+    chunk = max(1, CHUNK_CELLS // (length * length))
+    for first in range(0, len(positions), chunk):
+        part = positions[first:first + chunk]
+        rows = np.stack([samples[position].root for position in part])
+        states = (_steady_rows(rows, PENALTY) if length >= MIN_SERIES
+                  else [_TOO_SHORT] * len(part))
+        analysed_as_is = np.ones(len(part), dtype=bool)
+        if number or warmup == "auto":  # (a warm-up starts after its first value)
+            analysed_as_is[[row for row, state in enumerate(states)
+                            if number or state.classification == "warmup"]] = False
+        if measured:
+            r1 = lag1_rows(rows)
+            # (as the mean and the sum over the invocations: 0 + r₁, / 1; 0 + n_eff)
+            lags = r1 + 0.0
+            dependent = lags > threshold
+            if dependence == "batch":
+                analysed_as_is &= ~dependent
+            clipped = np.minimum(np.maximum(r1, -0.99), 0.99)  # effective_size, each row
+            effective = (np.minimum(float(length), length * (1 - clipped) / (1 + clipped))
+                         + 0.0).tolist()
+            lags, dependent = lags.tolist(), dependent.tolist()
+        kept = np.flatnonzero(analysed_as_is).tolist()
+        if len(kept) < len(part):
+            kept_rows = set(kept)
+            others += [(position, [states[row]]) for row, position in enumerate(part)
+                       if row not in kept_rows]
+        if not kept:
+            continue
+        if measured:
+            tested = rows if len(kept) == len(part) else rows[kept]
+            trends = zip(*_mann_kendall_arrays(tested), strict=True)
+        found = order = None
+        for row in kept:
+            position, state = part[row], states[row]
+            sample = samples[position]
+            if measured:
+                found = Dependence(lags[row], effective[row], 1, dependent[row])
+                order = OrderTest("mann-kendall", *next(trends))
+            classification = state.classification
+            results[position] = (sample, SideValidity(
+                classification, None, _ONE_CLASS[classification], (state.start,), 0,
+                _NO_DROP, warmup, dependence, found, order, length, (sample.root,)))
+    return others
+
+
+#: A single series' classes, and its drops when nothing is left out.
+_ONE_CLASS = {name: (name,) for name in (
+    "flat", "warmup", "slowdown", "no steady state", "too short")}
+_NO_DROP = (0,)
+
+
+def _check_general(samples: Sequence[Hierarchy],
+                   todo: list[tuple[int, list[SteadyState] | None]], warmup: str,
+                   dependence: str, results: list) -> None:
+    """The checks of the samples at the positions of ``todo`` (into ``results``), each with
+    the steady states of its series when already known (None: found here, all together)."""
+    chosen = [samples[position] for position, _ in todo]
+    groups_of = [list(_series(sample.root)) for sample in chosen]
+    unknown = [group for (_, known), groups in zip(todo, groups_of, strict=True)
+               if known is None for group in groups]
+    states = iter(steady_states(unknown))
+    found_of = [known if known is not None else [next(states) for _ in groups]
+                for (_, known), groups in zip(todo, groups_of, strict=True)]
     kept_of: list[list[np.ndarray] | None] = []
     drops_of: list[list[int]] = []
     for groups, found in zip(groups_of, found_of, strict=True):
@@ -613,7 +850,7 @@ def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
                    if len(group) >= MIN_DEPENDENCE]
     lag1_of = dict(zip(map(id, long_enough), _by_length(long_enough, lag1_rows), strict=True))
     prepared: list = []
-    for sample, groups, drops, kept in zip(samples, groups_of, drops_of, kept_of, strict=True):
+    for sample, groups, drops, kept in zip(chosen, groups_of, drops_of, kept_of, strict=True):
         if kept is None:
             number, group = next((n, g) for n, (g, d) in enumerate(zip(
                 groups, drops, strict=True), start=1) if d >= len(g))
@@ -627,11 +864,10 @@ def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
                if not isinstance(ready, WarmupError) and ready[2] is _PENDING]
     trends = dict(zip(trended, _by_length([prepared[p][0].top_level_means for p in trended],
                                           mann_kendall_rows), strict=True))
-    results: list = []
-    for position, (ready, groups, found, drops, kept) in enumerate(zip(
-            prepared, groups_of, found_of, drops_of, kept_of, strict=True)):
+    for position, ((target, _), ready, groups, found, drops, kept) in enumerate(zip(
+            todo, prepared, groups_of, found_of, drops_of, kept_of, strict=True)):
         if isinstance(ready, WarmupError):
-            results.append(ready)
+            results[target] = ready
             continue
         analysed, dependence_found, order = ready
         classes = tuple(state.classification for state in found)
@@ -639,13 +875,12 @@ def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
         consistent = len(set(judged)) == 1 if len(judged) > 1 else None
         classification = ("too short" if not judged else "inconsistent"
                           if consistent is False else judged[0])
-        results.append((analysed, SideValidity(
+        results[target] = (analysed, SideValidity(
             classification=classification, consistent=consistent, classes=classes,
             starts=tuple(state.start for state in found), dropped=sum(drops),
             drops=tuple(drops), warmup=warmup, dependence_rule=dependence,
             dependence=dependence_found, order=trends.get(position, order),
-            values=sum(len(group) for group in kept), series=tuple(groups))))
-    return results
+            values=sum(len(group) for group in kept), series=tuple(groups)))
 
 
 _PENDING = OrderTest("pending", math.nan, math.nan)  # a Mann–Kendall test to compute

@@ -22,6 +22,9 @@ from speeduptest.stats.steady import (
     OrderTest,
     SideValidity,
     WarmupError,
+    _check_sides,
+    _kendall_s,
+    _partitions,
     batch_means,
     check_side,
     check_sides,
@@ -487,3 +490,121 @@ def test_optimal_partitions_are_ruptures_pelt(n):
         expected = ruptures.KernelCPD(kernel="linear", min_size=2).fit(row[:, None]).predict(
             pen=penalty)
         assert found == [int(end) for end in expected]
+
+
+# ---------------------------------------------------------------- the fast paths
+
+
+def same_numbers(a, b) -> bool:
+    """Equal field by field, floats to the bit (a NaN equal to a NaN, 0.0 not to -0.0);
+    a numpy float equal to the Python float of its value."""
+    if a is None or b is None:
+        return a is b
+    if type(a) is not type(b):
+        return False
+    for name in type(a).__slots__:
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, (float, np.floating)) or isinstance(y, (float, np.floating)):
+            if np.float64(x).tobytes() != np.float64(y).tobytes():
+                return False
+        elif x != y or type(x) is not type(y):
+            return False
+    return True
+
+
+@SETTINGS
+@given(st.lists(st.one_of(samples(), samples().map(lambda s: Hierarchy.flat(s.values()))),
+                min_size=1, max_size=12), warmups, dependences)
+def test_plain_rows_equal_the_general_checks(sides, warmup, dependence):
+    """The one-level samples checked as the rows of one matrix per length (_check_plain)
+    give what the general path gives, field for field: the same sample analysed (the same
+    object where nothing is left out), the same steady states, dependence and order tests
+    to the bit."""
+    fast = _check_sides(sides, warmup, dependence)
+    general = _check_sides(sides, warmup, dependence, plain_rows=False)
+    for sample, a, b in zip(sides, fast, general, strict=True):
+        if isinstance(b, WarmupError):
+            assert isinstance(a, WarmupError) and str(a) == str(b)
+            continue
+        (analysed_a, validity_a), (analysed_b, validity_b) = a, b
+        assert (analysed_a is sample) == (analysed_b is sample)
+        same_analysed(analysed_a, analysed_b)
+        same_validity(validity_a, validity_b)
+        assert same_numbers(validity_a.dependence, validity_b.dependence)
+        assert same_numbers(validity_a.order, validity_b.order)
+        assert validity_a.findings == validity_b.findings
+
+
+def test_samples_of_other_types_take_the_general_path():
+    """Integer values, and empty samples, are checked the general way (the same results as
+    their float values would give; an empty sample is a --warmup error)."""
+    values = np.arange(1, 41) % 7 + 10
+    sides = [Hierarchy(values), Hierarchy(values.astype(float)), Hierarchy(np.array([]))]
+    found = check_sides(sides, "auto", "batch")
+    assert found[0][1].order == found[1][1].order
+    assert isinstance(found[2], WarmupError)
+
+
+@st.composite
+def rows_with_penalties(draw):
+    n = draw(st.sampled_from([2, 3, 4, 5, 30, 31, 64]))
+    m = draw(st.integers(1, 30))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    rows = rng.normal(0, 1, (m, n))
+    kind = draw(st.integers(0, 4))
+    if kind == 1:
+        rows[:, : n // 3] += draw(st.sampled_from([0.5, 3.0]))
+    elif kind == 2:
+        rows = np.round(rows, draw(st.integers(0, 1)))  # ties, constant stretches
+    elif kind == 3:
+        rows = np.cumsum(rows, axis=1)
+    elif kind == 4:
+        rows[:] = 1.0
+    penalties = rng.uniform(0.01, 30, m) * draw(st.sampled_from([1e-3, 1.0, 1e3]))
+    return rows, penalties
+
+
+@SETTINGS
+@given(rows_with_penalties())
+def test_optimal_partitions_equal_the_choices_at_every_step(case):
+    """The rows found to be one segment by the minimum costs alone, and the others, are
+    segmented exactly as the optimal partitioning that records its choice at every end."""
+    rows, penalties = case
+    m, n = rows.shape
+    centred = rows - rows.mean(axis=1, keepdims=True)
+    sums = np.zeros((m, n + 1))
+    squares = np.zeros((m, n + 1))
+    np.cumsum(centred, axis=1, out=sums[:, 1:])
+    np.cumsum(centred * centred, axis=1, out=squares[:, 1:])
+    assert optimal_partitions(rows, penalties) == _partitions(sums, squares, penalties, 2)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (the overflows it is about)
+def test_optimal_partitions_of_values_beyond_the_floats():
+    """A row whose squares overflow partitions every row the general way (what NaN costs
+    choose depends on their place among the candidates)."""
+    rows = np.array([[1e200, -1e200] * 20, list(np.linspace(0, 1, 40))])
+    penalties = np.array([1.0, 1e-3])
+    assert optimal_partitions(rows, penalties)[1] == optimal_partitions(rows[1:],
+                                                                       penalties[1:])[0]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (∞ − ∞ in the reference sum)
+@SETTINGS
+@given(st.integers(1, 40), st.integers(2, 200), st.integers(0, 2**32 - 1),
+       st.sampled_from([None, 0, 1, 2]), st.booleans())
+def test_kendall_s_is_the_sum_of_signs(m, n, seed, digits, odd):
+    """S from counted comparisons equals Σᵢ<ⱼ sign(xⱼ − xᵢ) summed in floats, ties (rounded
+    values) and values that are not finite included."""
+    rng = np.random.default_rng(seed)
+    rows = rng.normal(0, 1, (m, n))
+    if digits is not None:
+        rows = np.round(rows, digits)
+    if odd:
+        rows[rng.random((m, n)) < 0.05] = np.inf
+        rows[rng.random((m, n)) < 0.05] = -np.inf
+        rows[rng.random((m, n)) < 0.02] = np.nan
+    expected = np.zeros(m)
+    for i in range(n - 1):
+        expected += np.sign(rows[:, i + 1:] - rows[:, i:i + 1]).sum(axis=1)
+    np.testing.assert_array_equal(_kendall_s(rows), expected)
