@@ -19,6 +19,9 @@ the p-values of results.json with R's for the first 200 benchmarks (the t-test: 
 results.json names) and prints the largest relative difference, per test and overall, after
 the size's line.
 --extra-args takes one string: write it with "=" when it starts with "--".
+--also NAME=FOLDER (repeatable) times another source tree of speeduptest in the same rounds
+(``PYTHONPATH=FOLDER``, e.g. a ``git worktree`` of an older commit), right after ours: one more
+line per size, with its own R/theirs ratio against the same R runs.
 """
 
 from __future__ import annotations
@@ -78,9 +81,12 @@ def timed_child(command: list[str]) -> tuple[float, float, float]:
     return float(elapsed), float(cpu), float(peak_kib) / 1024  # ru_maxrss: KiB on Linux
 
 
-def ours_command(config: Path, out: Path, extra: list[str]) -> list[str]:
-    return [sys.executable, "-m", "speeduptest", str(config), "--quiet", "-o", str(out),
-            "--format", "json", *extra]
+def ours_command(config: Path, out: Path, extra: list[str], tree: str | None = None
+                 ) -> list[str]:
+    """The command; ``tree``: the source tree to run it from (``env PYTHONPATH=tree``)."""
+    prefix = [] if tree is None else ["env", f"PYTHONPATH={tree}"]
+    return [*prefix, sys.executable, "-m", "speeduptest", str(config), "--quiet", "-o",
+            str(out), "--format", "json", *extra]
 
 
 def r_command(config: Path, csv_path: Path) -> list[str]:
@@ -141,19 +147,33 @@ def compare(size: int, args: argparse.Namespace, extra: list[str]) -> None:
         out, r_csv = Path(folder) / "out", Path(folder) / "r.csv"
         ours: tuple[list[float], ...] = ([], [], [])  # seconds, CPU seconds, MiB per round
         theirs: tuple[list[float], ...] = ([], [], [])
+        others = {name: ([], [], []) for name, _ in args.also}
         for _ in range(args.repeat):
-            for side, command in ((ours, ours_command(config, out, extra)),
-                                  (theirs, None if args.skip_r else r_command(config, r_csv))):
+            commands = [(ours, ours_command(config, out, extra))]
+            commands += [(others[name], ours_command(config, Path(folder) / f"out-{name}",
+                                                     extra, tree))
+                         for name, tree in args.also]
+            commands.append((theirs, None if args.skip_r else r_command(config, r_csv)))
+            for side, command in commands:
                 if command is not None:
                     for values, value in zip(side, timed_child(command), strict=True):
                         values.append(value)
-        line = f"{size:6d} pairs x {args.values} values: ours {summary(*ours)}"
-        if theirs[0]:
-            line += (f" | R {summary(*theirs)} | R/ours "
-                     f"{min(theirs[0]) / min(ours[0]):.2f}x")
-        print(line + f" ({args.repeat} rounds)", flush=True)
+        for name, side in (("ours", ours), *others.items()):
+            line = f"{size:6d} pairs x {args.values} values: {name} {summary(*side)}"
+            if theirs[0]:
+                line += (f" | R {summary(*theirs)} | R/{name} "
+                         f"{min(theirs[0]) / min(side[0]):.2f}x")
+            print(line + f" ({args.repeat} rounds)", flush=True)
         if args.check:
             print(check(out / "results.json", r_csv), flush=True)
+
+
+def named_tree(text: str) -> tuple[str, str]:
+    """NAME=FOLDER of --also: the name printed, and a source tree holding speeduptest/."""
+    name, _, tree = text.partition("=")
+    if not name or not (Path(tree) / "speeduptest").is_dir():
+        raise argparse.ArgumentTypeError(f"not NAME=FOLDER with FOLDER/speeduptest: {text!r}")
+    return name, str(Path(tree).resolve())
 
 
 def main() -> None:
@@ -166,6 +186,9 @@ def main() -> None:
     parser.add_argument("--extra-args", default="", help="options passed to speeduptest")
     parser.add_argument("--check", action="store_true",
                         help=f"compare p-values with R's on the first {CHECKED_BENCHMARKS}")
+    parser.add_argument("--also", action="append", default=[], type=named_tree,
+                        metavar="NAME=FOLDER",
+                        help="time another source tree in the same rounds (repeatable)")
     args = parser.parse_args()
     if args.check and args.skip_r:
         parser.error("--check needs R's results: drop --skip-r")
