@@ -632,9 +632,11 @@ def _components(sample: Hierarchy, exponent: int) -> VarianceComponents:
         return balanced_components(np.ldexp(balanced, exponent), sample.level_names,
                                    float(np.ldexp(sample.grand_mean, exponent)))
     values = np.ldexp(sample.top_level_means, exponent)
-    variance = float(np.var(values, ddof=1)) if values.size >= 2 else None
-    return VarianceComponents(sample.level_names, float(values.mean()), (variance,),
-                              (variance,), (float(values.size),))
+    constant = values.size >= 1 and values.min() == values.max()  # (exactly their value, 0)
+    variance = (0.0 if constant else float(np.var(values, ddof=1))) if values.size >= 2 else None
+    mean = float(values[0]) if constant else float(values.mean())
+    return VarianceComponents(sample.level_names, mean, (variance,), (variance,),
+                              (float(values.size),))
 
 
 def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,

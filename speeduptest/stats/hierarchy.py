@@ -385,7 +385,10 @@ def variance_components(sample: Hierarchy) -> VarianceComponents:
             children = _children(parent)
             counts.append(len(children))
             if len(children) >= 2:
-                variances.append(float(np.var([_mean(c) for c in children], ddof=1)))
+                means = [_mean(c) for c in children]
+                # (identical means: a spread of exactly 0, where numpy's may be 1e-45)
+                variances.append(0.0 if min(means) == max(means)
+                                 else float(np.var(means, ddof=1)))
             next_parents.extend(children)
         s2[level - 1] = float(np.mean(variances)) if variances else None
         n[level - 1] = float(np.mean(counts))
