@@ -83,10 +83,12 @@ def timed_child(command: list[str]) -> tuple[float, float, float]:
 
 def ours_command(config: Path, out: Path, extra: list[str], tree: str | None = None
                  ) -> list[str]:
-    """The command; ``tree``: the source tree to run it from (``env PYTHONPATH=tree``)."""
+    """The command; ``tree``: the source tree to run it from (``env PYTHONPATH=tree``, and
+    ``-P``: not the package in the current folder)."""
     prefix = [] if tree is None else ["env", f"PYTHONPATH={tree}"]
-    return [*prefix, sys.executable, "-m", "speeduptest", str(config), "--quiet", "-o",
-            str(out), "--format", "json", *extra]
+    isolated = [] if tree is None else ["-P"]
+    return [*prefix, sys.executable, *isolated, "-m", "speeduptest", str(config), "--quiet",
+            "-o", str(out), "--format", "json", *extra]
 
 
 def r_command(config: Path, csv_path: Path) -> list[str]:
