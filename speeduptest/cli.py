@@ -113,13 +113,19 @@ def _count(minimum: int, maximum: int = 10**9) -> type:
     return parse  # type: ignore[return-value]
 
 
-def _threshold(text: str) -> float:
-    """τ as a fraction (0.01) or a percentage (1%)."""
+def _fraction(text: str, example: str) -> float:
+    """A fraction (0.01) or a percentage (1%)."""
     percent = text.strip().endswith("%")
     try:
         value = float(text.strip().removesuffix("%")) / (100 if percent else 1)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. 0.01 or 1%)") from None
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. {example})") from None
+    return value
+
+
+def _threshold(text: str) -> float:
+    """τ as a fraction (0.01) or a percentage (1%)."""
+    value = _fraction(text, "0.01 or 1%")
     if not math.isfinite(value) or not 0 <= value < 1:
         raise argparse.ArgumentTypeError(f"{text}: the threshold must be at least 0 and below 1")
     return value
@@ -138,11 +144,7 @@ def _warmup(text: str) -> str:
 
 def _share(text: str) -> float:
     """A share from 0 to 1, as a fraction (0.05) or a percentage (5%)."""
-    percent = text.strip().endswith("%")
-    try:
-        value = float(text.strip().removesuffix("%")) / (100 if percent else 1)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number (e.g. 0.05 or 5%)") from None
+    value = _fraction(text, "0.05 or 5%")
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"{text}: a share must be from 0 to 1 (0% to 100%)")
     return value

@@ -23,7 +23,7 @@ from speeduptest.inputs.experiment import Experiment, with_run_alpha
 from speeduptest.inputs.files import SampleFiles
 from speeduptest.inputs.forms import read_experiment
 from speeduptest.inputs.readers import DEFAULT_OPTIONS, ReadOptions
-from speeduptest.model.results import Results, RunInfo, Settings, Source
+from speeduptest.model.results import DEFAULT_NAMES, Results, RunInfo, Settings, Source
 from speeduptest.model.versions import VersionsResults, VersionsSource
 from speeduptest.runtime.nocycles import cycle_collection_paused
 
@@ -38,8 +38,9 @@ def _source(experiment: Experiment) -> Source:
         return Source(str(origin.path), config=True)
     baseline, other = experiment.baseline, experiment.others[0]
     compared = (origin.references[baseline], origin.references[other])
+    names = (experiment.versions[baseline], experiment.versions[other])
     return Source(" vs ".join(compared), compared=compared,
-                  names=(experiment.versions[baseline], experiment.versions[other]))
+                  names=None if names == DEFAULT_NAMES else names)
 
 
 def _versions_source(experiment: Experiment) -> VersionsSource:

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from speeduptest.inputs.config import BenchmarkSpec, ConfigError
-from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef
+from speeduptest.inputs.experiment import (
+    Benchmark,
+    Experiment,
+    Origin,
+    SampleRef,
+    pair_benchmark,
+)
 from speeduptest.inputs.files import SampleFiles, file_key
 from speeduptest.inputs.readers import (
     DEFAULT_OPTIONS,
@@ -378,14 +384,6 @@ def _baseline_index(references: Sequence[str], names: Sequence[str],
                       f"compared ({listed(list(names), 12)})")
 
 
-def _pair_benchmark(spec: BenchmarkSpec, baseline: int) -> Benchmark:
-    """Two files' benchmark, its samples in the order of the arguments."""
-    pair = [SampleRef(spec.initial, spec.initial_display, spec.initial_selection),
-            SampleRef(spec.optimized, spec.optimized_display, spec.optimized_selection)]
-    return Benchmark(spec.name, spec.line, spec.weight, spec.alpha,
-                     tuple(pair if baseline == 0 else pair[::-1]))
-
-
 def compared_experiment(references: Sequence[str], baseline: str | None = None,
                         options: ReadOptions = DEFAULT_OPTIONS,
                         names: Sequence[str] = ()) -> Experiment:
@@ -406,7 +404,7 @@ def compared_experiment(references: Sequence[str], baseline: str | None = None,
         for key, source in pairing.sources.items():
             files.add(key, source)
         return Experiment(tuple(names), chosen, tuple(
-            _pair_benchmark(spec, chosen) for spec in pairing.specs), origin, files,
+            pair_benchmark(spec, chosen) for spec in pairing.specs), origin, files,
             pairing.notices, unpaired=pairing.unpaired)
     rows, notices, sources, unpaired = match_files(references, chosen, options, sources, names)
     check_distinct(references)  # (once their files' own problems are said)

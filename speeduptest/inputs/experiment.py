@@ -127,3 +127,18 @@ def with_run_alpha(experiment: Experiment, alpha: float) -> Experiment:
         dataclasses.replace(benchmark, alpha=alpha)
         if benchmark.alpha is None and not benchmark.alpha_given else benchmark
         for benchmark in experiment.benchmarks))
+
+
+def pair_benchmark(spec: BenchmarkSpec, baseline: int = 0) -> Benchmark:
+    """A benchmark of two versions (a two-version config's row, two files' benchmark) as a
+    benchmark of the experiment, its samples in the order of the versions: ``baseline`` 0
+    when the initial sample is the first version's, 1 when it is the second's."""
+    pair = tuple(None if file is None else SampleRef(file, display or str(file), selection, key)
+                 for file, display, selection, key in (
+                     (spec.initial, spec.initial_display, spec.initial_selection,
+                      spec.initial_key),
+                     (spec.optimized, spec.optimized_display, spec.optimized_selection,
+                      spec.optimized_key)))
+    return Benchmark(name=spec.name, line=spec.line, weight=spec.weight, alpha=spec.alpha,
+                     samples=pair if baseline == 0 else pair[::-1], errors=spec.errors,
+                     unit=spec.unit, alpha_given=spec.alpha_given)

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from speeduptest.inputs.config import (
     OPTIONAL_COLUMNS,
-    BenchmarkSpec,
     ConfigError,
     ConfigInput,
     _display,
@@ -39,7 +38,7 @@ from speeduptest.inputs.config import (
     read_config,
     read_once,
 )
-from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef
+from speeduptest.inputs.experiment import Benchmark, Experiment, Origin, SampleRef, pair_benchmark
 from speeduptest.inputs.files import SampleFiles
 from speeduptest.inputs.readers import read_source, split_reference
 from speeduptest.inputs.samples import MAX_NAME, csv_rows, listed, quote, visible
@@ -302,20 +301,6 @@ def read_versions_config(path: Path, baseline: str | None = None) -> VersionsCon
         return (_long if form == "long" else _wide)(path, baseline)
 
 
-def _pair_benchmark(spec: BenchmarkSpec) -> Benchmark:
-    """A row of a two-version config as a benchmark of the experiment."""
-    return Benchmark(
-        name=spec.name, line=spec.line, weight=spec.weight, alpha=spec.alpha,
-        samples=tuple(None if file is None else SampleRef(file, display or str(file), selection,
-                                                          key)
-                      for file, display, selection, key in (
-                          (spec.initial, spec.initial_display, spec.initial_selection,
-                           spec.initial_key),
-                          (spec.optimized, spec.optimized_display, spec.optimized_selection,
-                           spec.optimized_key))),
-        errors=spec.errors, unit=spec.unit, alpha_given=spec.alpha_given)
-
-
 def _tool_file(path: Path) -> str | None:
     """What to say of a config that is a tool's result file (a slip for ``compare``); None
     for anything else."""
@@ -370,7 +355,7 @@ def read_experiment(path: Path | str, baseline: str | None = None,
                 raise _with_hint(error, path) from None
             checksum = (InputFile(str(path), config_input(path).sha256()),)
             return Experiment(("initial", "optimized"), 0,
-                              tuple(_pair_benchmark(spec) for spec in config.benchmarks),
+                              tuple(pair_benchmark(spec) for spec in config.benchmarks),
                               Origin("pair", path), files, config.notices, checksum)
         try:
             several = read_versions_config(path, baseline)

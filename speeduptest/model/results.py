@@ -140,6 +140,10 @@ class RunInfo:
     started: str  # ISO 8601, UTC
 
 
+#: The versions of a two-version config.
+DEFAULT_NAMES = ("initial", "optimized")
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """What was analysed: a config file, or two result files paired by benchmark name."""
@@ -147,8 +151,8 @@ class Source:
     label: str  # the config path, or "INITIAL vs OPTIMIZED"
     config: bool = False
     compared: tuple[str, str] | None = None
-    # The versions' names (baseline, other) where the user knows them by a name of their
-    # own (compare: "default", "JIT"); None: initial and optimized.
+    # The versions' names (baseline, other) where the user knows them by names other than
+    # initial and optimized (compare: "default", "JIT"); None: initial and optimized.
     names: tuple[str, str] | None = None
 
     @property
@@ -156,7 +160,7 @@ class Source:
         """For running titles: the versions' names, else file names without folders, or
         with as many of their last folders as tell two compared files apart
         (a/results.json vs b/results.json)."""
-        if self.names and self.names != ("initial", "optimized"):
+        if self.names:
             return f"{self.names[0]} vs {self.names[1]}"
         if self.compared:
             parts = [Path(path).parts for path in self.compared]
@@ -193,7 +197,7 @@ class Results:
     @property
     def named(self) -> tuple[str, str]:
         """The versions' names: (baseline, other), initial and optimized unless named."""
-        return self.source.names or ("initial", "optimized")
+        return self.source.names or DEFAULT_NAMES
 
     @property
     def failed(self) -> tuple[BenchmarkResult, ...]:

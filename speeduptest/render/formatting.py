@@ -109,7 +109,7 @@ def _pair_answer(results: Results) -> str:
         return "No benchmark could be analysed."
     geometric = overall.geometric_mean
     baseline, other = (elide(name) for name in results.named)
-    than = "" if results.named == ("initial", "optimized") else f" than {baseline}"
+    than = "" if results.source.names is None else f" than {baseline}"
     if geometric is None:
         head = f"{other} against {baseline}"
     else:

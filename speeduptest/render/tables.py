@@ -249,7 +249,7 @@ def render_markdown(results: Results | VersionsResults) -> str:
         return _versions_markdown(results)
     calls = results.overall.calls
     baseline, other = (elide(name) for name in results.named)
-    question = ("is the optimized version faster?" if results.named == ("initial", "optimized")
+    question = ("is the optimized version faster?" if results.source.names is None
                 else f"is {other} faster than {baseline}?")
     lines = [f"### speeduptest: {question}", "",
              f"*{_md_escape(elide(results.source.short))}*", "",
@@ -305,9 +305,7 @@ def render_markdown(results: Results | VersionsResults) -> str:
                       "(see errors.html or results.json):", "", "| benchmark | error |",
                   "|---|---|", *rows]
     if left_out:
-        lines += ["", f"… and {_plural(left_out, 'more row')} left out, to keep this summary "
-                      "within a pull-request comment: every benchmark is in results.json, "
-                      "results.csv and the HTML and PDF reports."]
+        lines += ["", _left_out(left_out, "more row")]
     lines += closing
     return "\n".join(lines) + "\n"
 
@@ -317,6 +315,13 @@ def render_markdown(results: Results | VersionsResults) -> str:
 MARKDOWN_LIMIT = 60_000
 #: Room kept for the lines around the tables (headings, folds, the line of what was cut).
 _RESERVED = 2_000
+
+
+def _left_out(count: int, what: str) -> str:
+    """The line that says how much of summary.md was cut, and where the rest is."""
+    return (f"… and {_plural(count, what)} left out, to keep this summary within a "
+            "pull-request comment: every benchmark is in results.json, results.csv and the "
+            "HTML and PDF reports.")
 
 
 def _size(lines: list[str]) -> int:
@@ -622,9 +627,7 @@ def _versions_markdown(results: VersionsResults) -> str:
     kept, left_out = _fitting(rows, MARKDOWN_LIMIT - _size(lines) - _size(closing) - _RESERVED)
     lines += kept
     if left_out:
-        lines += ["", f"… and {_plural(left_out, 'more benchmark')} left out, to keep this "
-                      "summary within a pull-request comment: every benchmark is in "
-                      "results.json, results.csv and the HTML and PDF reports."]
+        lines += ["", _left_out(left_out, "more benchmark")]
     return "\n".join(lines + closing) + "\n"
 
 
