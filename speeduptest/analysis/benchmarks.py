@@ -14,15 +14,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from speeduptest import __version__
+from speeduptest.analysis.transforms import MIN_VALUES, ReadPair
 from speeduptest.analysis.validity import (
-    check_pairs,
     power_of_thousand,
     run_notice,
     run_units_notice,
     units_notice,
 )
 from speeduptest.floats import complement, special_values_expected
-from speeduptest.inputs.config import UNITS, BenchmarkSpec
+from speeduptest.inputs.config import BenchmarkSpec
+from speeduptest.inputs.experiment import Transform
 from speeduptest.inputs.files import SampleFiles, file_key
 from speeduptest.inputs.readers import SourceFile, select
 from speeduptest.inputs.samples import Sample
@@ -82,8 +83,6 @@ from speeduptest.stats.protocol import (
     tie_free_rows,
 )
 
-MIN_VALUES = 3
-
 Progress = Callable[[int, int, str], None]
 
 
@@ -135,36 +134,8 @@ def _resolution_notice(role: str, sample: Sample) -> Notice | None:
         "measurement) so that the resolution is small against the time.")
 
 
-def _in_unit(sample: Sample, unit: str) -> Sample:
-    """A plain sample in the config's ``unit``, in seconds (a tool's file states its own)."""
-    if sample.unit is not None or sample.data is None:
-        return sample
-    return dataclasses.replace(sample, data=sample.data.times(UNITS[unit]), unit="s")
-
-
-def _unit_errors(spec: BenchmarkSpec, initial: Sample, optimized: Sample,
-                 config: str) -> list[InputError]:
-    """Times in seconds cannot be compared with numbers of an unknown unit."""
-    if (initial.unit is None) == (optimized.unit is None):
-        return []
-    known, unknown = (initial, optimized) if initial.unit else (optimized, initial)
-    return [InputError(config, spec.line, (
-        f"{known.path} states its time unit (values converted to seconds) but {unknown.path} "
-        "is a plain sample without a unit: the speedup would depend on a guess. Give both "
-        "sides in result files of a tool, or both as plain samples in the same unit"))]
-
-
-@dataclass
-class _Pair:
-    """A benchmark whose samples were read without error, ready to be analysed."""
-
-    index: int  # 1-based position in the config: seeds this benchmark's random stream
-    weight: float
-    alpha: float
-    initial: Hierarchy
-    optimized: Hierarchy
-    paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
-    tools: tuple[str, str] = ("", "")  # the formats of their files ("sample", "hyperfine"…)
+#: (The analysis's name for a comparison read and transformed.)
+_Pair = ReadPair
 
 
 def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles
@@ -200,10 +171,6 @@ def _read_benchmark(
         read[role] = select(source, selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
-    if not errors and spec.unit is not None:
-        initial, optimized = (_in_unit(sample, spec.unit) for sample in (initial, optimized))
-    if not errors:
-        errors = _unit_errors(spec, initial, optimized, config)
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
@@ -215,33 +182,36 @@ def _read_benchmark(
             for notice in (_resolution_notice(role, sample),) if notice is not None))
     if errors:
         return result, None
-    return result, _Pair(index, spec.weight, spec.alpha, initial.data, optimized.data,
-                         paths=(initial.path, optimized.path),
-                         tools=(sources[0].format, sources[1].format))
+    return result, ReadPair(index, spec.weight, spec.alpha, initial.data, optimized.data,
+                            paths=(initial.path, optimized.path),
+                            tools=(sources[0].format, sources[1].format),
+                            units=(initial.unit, optimized.unit), declared_unit=spec.unit)
 
 
-def _checked(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
-             checks: tuple[str, str]) -> list[_Pair]:
-    """The pairs as the measurement checks leave them (:mod:`speeduptest.analysis.validity`;
-    ``checks``: the run's ``warmup`` and ``dependence``), all checked together; their
-    benchmarks get what was found. A pair that the check leaves unusable becomes its
-    benchmark's error."""
-    usable = []
-    found = check_pairs([(pair.initial, pair.optimized) for pair in pairs], *checks,
-                        MIN_VALUES, tools=[pair.tools for pair in pairs])
-    for pair, checked in zip(pairs, found, strict=True):
-        benchmark = benchmarks[pair.index - 1]
-        if isinstance(checked, str):
-            benchmarks[pair.index - 1] = dataclasses.replace(
-                benchmark, errors=(InputError(config, benchmark.config_line, checked),))
-            continue
+def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
+                 transforms: Sequence[Transform]) -> list[_Pair]:
+    """The pairs as the experiment's ``transforms`` leave them, each step run over all of
+    them together (:mod:`speeduptest.analysis.transforms`); their benchmarks get what was
+    found. A pair that a step cannot take becomes its benchmark's error."""
+    for transform in transforms:
+        usable = []
+        for pair, changed in zip(pairs, transform(pairs), strict=True):
+            if isinstance(changed, str):
+                benchmark = benchmarks[pair.index - 1]
+                benchmarks[pair.index - 1] = dataclasses.replace(
+                    benchmark, errors=(InputError(config, benchmark.config_line, changed),),
+                    unit=pair.units[0])
+            else:
+                usable.append(changed)
+        pairs = usable
+    for pair in pairs:
         # (the benchmark's entry is still being built: set in place, 10 µs less than a copy)
-        benchmark.validity = checked.validity
-        if checked.notices:
-            benchmark.input_notices += checked.notices
-        pair.initial, pair.optimized = checked.initial, checked.optimized
-        usable.append(pair)
-    return usable
+        benchmark = benchmarks[pair.index - 1]
+        benchmark.unit = pair.units[0]
+        benchmark.validity = pair.validity
+        if pair.notices:
+            benchmark.input_notices += pair.notices
+    return pairs
 
 
 def _with_mean_ratios(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str
@@ -592,13 +562,16 @@ def analyse_benchmarks(
     workers: int | None = None,
     notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
+    transforms: Sequence[Transform] = (),
 ) -> Results:
     """Read and analyse the comparisons of two samples ``specs`` (made by
     :meth:`speeduptest.inputs.experiment.Experiment.comparison`), their files read from
-    ``files``. Every spec has its α (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
+    ``files`` and their values changed by the experiment's ``transforms``, in order
+    (:func:`speeduptest.analysis.transforms.prepared`). Every spec has its α
+    (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
     with _bootstrap_helper(len(specs)) as helper:
         return _analyse_benchmarks(specs, settings, source, progress, run, workers,
-                                   notices, extra_files, files, helper)
+                                   notices, extra_files, files, helper, transforms)
 
 
 #: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
@@ -618,7 +591,7 @@ def _analyse_benchmarks(
     specs: Sequence[BenchmarkSpec], settings: Settings, source: Source,
     progress: Progress | None, run: RunInfo | None, workers: int | None,
     notices: Sequence[Notice], extra_files: Sequence[InputFile], files: SampleFiles,
-    helper: BootstrapChild | None,
+    helper: BootstrapChild | None, transforms: Sequence[Transform],
 ) -> Results:
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
@@ -634,14 +607,13 @@ def _analyse_benchmarks(
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[_Pair] = []  # read, not yet analysed
     aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
-    checks = (settings.warmup, settings.dependence)
     with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:
                 waiting.append(pair)
             if streamed and len(waiting) == SERIAL_BATCH:
-                checked = _checked(waiting, benchmarks, source.label, checks)
+                checked = _transformed(waiting, benchmarks, source.label, transforms)
                 usable = _with_mean_ratios(checked, benchmarks, source.label)
                 pairs += usable
                 waiting = []
@@ -651,7 +623,7 @@ def _analyse_benchmarks(
                     batch = [plan.ready(pair, 1.0) for pair in light]
                     collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
                                                         batch, helper=helper))
-    checked = _checked(waiting, benchmarks, source.label, checks)
+    checked = _transformed(waiting, benchmarks, source.label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, source.label)
     pairs += usable
     aside += usable

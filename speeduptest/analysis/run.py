@@ -17,9 +17,10 @@ import dataclasses
 from pathlib import Path
 
 from speeduptest.analysis.benchmarks import Progress, analyse_benchmarks
+from speeduptest.analysis.transforms import prepared
 from speeduptest.inputs.compare import compared_experiment
 from speeduptest.inputs.config import reading_ahead
-from speeduptest.inputs.experiment import Experiment, with_run_alpha
+from speeduptest.inputs.experiment import Experiment
 from speeduptest.inputs.files import SampleFiles
 from speeduptest.inputs.forms import read_experiment
 from speeduptest.inputs.readers import DEFAULT_OPTIONS, ReadOptions
@@ -53,8 +54,9 @@ def analyse(experiment: Experiment, settings: Settings, progress: Progress | Non
             run: RunInfo | None = None, workers: int | None = None
             ) -> Results | VersionsResults:
     """The results of ``experiment``: :class:`Results` for two versions,
-    :class:`VersionsResults` for more."""
-    experiment = with_run_alpha(experiment, settings.alpha)
+    :class:`VersionsResults` for more. The experiment is first :func:`prepared` for
+    ``settings`` (the run's α, the unit conversion, the measurement checks)."""
+    experiment = prepared(experiment, settings)
     if len(experiment.versions) == 2:
         other = experiment.others[0]
         comparisons = [experiment.comparison(benchmark, other)
@@ -63,7 +65,7 @@ def analyse(experiment: Experiment, settings: Settings, progress: Progress | Non
             [spec for spec in comparisons if spec is not None], settings,
             _source(experiment), experiment.files, progress=progress, run=run,
             workers=workers, notices=experiment.notices,
-            extra_files=experiment.input_files)
+            extra_files=experiment.input_files, transforms=experiment.transforms)
         return (dataclasses.replace(results, unpaired=experiment.unpaired)
                 if experiment.unpaired else results)
     from speeduptest.analysis.versions import analyse_versions

@@ -325,8 +325,8 @@ def analyse_versions(
     workers: int | None = None,
 ) -> VersionsResults:
     """Compare every version of ``experiment`` with the baseline and all versions with each
-    other, on every benchmark (see the module's docstring). Every benchmark has its α
-    (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
+    other, on every benchmark (see the module's docstring). ``experiment`` is
+    :func:`speeduptest.analysis.transforms.prepared`: every benchmark has its α."""
     rows, versions, baseline = experiment.benchmarks, experiment.versions, experiment.baseline
     k = len(versions)
     others = experiment.others
@@ -348,7 +348,8 @@ def analyse_versions(
     label = source.label
     combined = analyse_benchmarks(
         specs, settings, Source(label, config=source.config), experiment.files,
-        progress=progress, run=run, workers=workers, extra_files=experiment.input_files)
+        progress=progress, run=run, workers=workers, extra_files=experiment.input_files,
+        transforms=experiment.transforms)
     settings = combined.settings  # with the number of resamples used
     by_version: dict[int, list[BenchmarkResult | None]] = {v: [None] * len(rows)
                                                            for v in others}

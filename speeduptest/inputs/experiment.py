@@ -9,8 +9,11 @@ while reading, and the files' contents (:class:`speeduptest.inputs.files.SampleF
 when the analysis first needs them: a large run is analysed while its files are still being
 read).
 
-Transforms of the experiment are functions from ``Experiment`` to ``Experiment``
-(:func:`with_run_alpha`). It is made by :func:`speeduptest.inputs.forms.read_experiment` (a
+Transforms of the experiment are functions from ``Experiment`` to ``Experiment``: the run's α
+(:func:`with_run_alpha`), and those that change the samples' values
+(:mod:`speeduptest.analysis.transforms`: the unit conversion, the measurement checks that leave
+warm-ups out), which add a step (:class:`Transform`) that the analysis runs as the samples
+are read. It is made by :func:`speeduptest.inputs.forms.read_experiment` (a
 config) or :func:`speeduptest.inputs.compare.compared_experiment` (result files); the analysis
 (:func:`speeduptest.analysis.run.analyse`) takes one and never reads a line of config.
 """
@@ -18,8 +21,10 @@ config) or :func:`speeduptest.inputs.compare.compared_experiment` (result files)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from speeduptest.inputs.config import BenchmarkSpec
 from speeduptest.inputs.files import FileKey, SampleFiles
@@ -28,6 +33,15 @@ from speeduptest.model.results import InputError, InputFile, Notice, Unpaired
 #: How the experiment was given: a config of two versions ("pair": ``initial``/``optimized``
 #: columns), of several ("wide", "long"), or result files (``compare``).
 FORMS = ("pair", "wide", "long", "compare")
+
+
+class Transform(Protocol):
+    """A step that changes the values of the experiment's samples (its implementations:
+    :mod:`speeduptest.analysis.transforms`). The analysis calls it on each batch of
+    comparisons (their two samples as read, ``ReadPair``) as soon as they are read; it gives
+    each comparison as changed, or a message saying why it cannot be analysed."""
+
+    def __call__(self, pairs: Sequence[Any]) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -86,6 +100,8 @@ class Experiment:
     notices: tuple[Notice, ...] = ()
     input_files: tuple[InputFile, ...] = ()  # the config, with its checksum
     unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks of one file only
+    # The steps that change the samples' values, in order (see Transform).
+    transforms: tuple[Transform, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.versions) < 2 or not 0 <= self.baseline < len(self.versions):

@@ -1,0 +1,141 @@
+"""Transforms of an experiment: functions from ``Experiment`` to ``Experiment`` that change the
+values its samples are analysed with.
+
+- :func:`in_seconds`: the plain samples of a benchmark that states their unit (a ``unit``
+  column) converted to seconds, the unit of every tool's file; a benchmark with one side in
+  seconds and the other a plain sample of no stated unit cannot be compared.
+- :func:`measurement_checked`: each side's series checked
+  (:func:`speeduptest.analysis.validity.check_pairs`): warm-ups left out as ``--warmup``
+  says, dependent values of a one-level sample replaced by batch means (``--dependence``),
+  and what was found kept for the reports.
+- :func:`prepared`: the experiment as a run analyses it: the run's α, then the two above
+  with the run's settings.
+
+An experiment holds where its samples are, not their values, so that a large run is analysed
+while its files are still being read. A transform therefore adds its step to
+:attr:`~speeduptest.inputs.experiment.Experiment.transforms`; the analysis runs the steps, in
+order, over each batch of comparisons as soon as their samples are read. A step gives each
+comparison as it changed it (:class:`ReadPair`), or why it cannot be analysed: that becomes
+the benchmark's error, and the other benchmarks go on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from speeduptest.analysis.validity import check_pairs
+from speeduptest.inputs.config import UNITS
+from speeduptest.inputs.experiment import Experiment, Transform, with_run_alpha
+from speeduptest.model.results import Notice, Settings, SideValidity
+from speeduptest.stats.defaults import DEFAULT_DEPENDENCE, DEFAULT_WARMUP
+from speeduptest.stats.hierarchy import Hierarchy
+
+#: The fewest top-level units a side needs, as read and after the transforms.
+MIN_VALUES = 3
+
+
+@dataclass(slots=True)
+class ReadPair:
+    """One comparison whose samples were read without error (initial: the baseline's), as the
+    transforms leave it for the analysis. (Not frozen: one is made per comparison, and each
+    step changes it in place: a copy costs 10 µs, 0.1 s of a 10,000-benchmark run.)"""
+
+    index: int  # 1-based position among the comparisons: seeds its random stream
+    weight: float
+    alpha: float
+    initial: Hierarchy
+    optimized: Hierarchy
+    paths: tuple[str, str] = ("", "")  # the samples' paths, as messages show them
+    tools: tuple[str, str] = ("", "")  # the formats of their files ("sample", "hyperfine"…)
+    # The unit of each side's values: "s" (a tool's file, or converted), None: as in the file.
+    units: tuple[str | None, str | None] = (None, None)
+    declared_unit: str | None = None  # the benchmark's unit of its plain samples, if stated
+    # What the measurement checks found, and their warnings.
+    validity: tuple[SideValidity, SideValidity] | None = None
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True)
+class InSeconds:
+    """The step of :func:`in_seconds`."""
+
+    def __call__(self, pairs: Sequence[ReadPair]) -> list[ReadPair | str]:
+        return [self._converted(pair) for pair in pairs]
+
+    @staticmethod
+    def _converted(pair: ReadPair) -> ReadPair | str:
+        if pair.declared_unit is not None and None in pair.units:
+            factor = UNITS[pair.declared_unit]
+            if pair.units[0] is None:
+                pair.initial = pair.initial.times(factor)
+            if pair.units[1] is None:
+                pair.optimized = pair.optimized.times(factor)
+            pair.units = ("s", "s")
+        if (pair.units[0] is None) == (pair.units[1] is None):
+            return pair
+        known, unknown = pair.paths if pair.units[0] else pair.paths[::-1]
+        return (f"{known} states its time unit (values converted to seconds) but {unknown} is "
+                "a plain sample without a unit: the speedup would depend on a guess. Give "
+                "both sides in result files of a tool, or both as plain samples in the same "
+                "unit")
+
+
+@dataclass(frozen=True)
+class MeasurementChecks:
+    """The step of :func:`measurement_checked`: every comparison of the batch checked together
+    (a sample in several comparisons, the baseline of several versions, once)."""
+
+    warmup: str
+    dependence: str
+    min_values: int = MIN_VALUES
+
+    def __call__(self, pairs: Sequence[ReadPair]) -> list[ReadPair | str]:
+        found = check_pairs([(pair.initial, pair.optimized) for pair in pairs], self.warmup,
+                            self.dependence, self.min_values,
+                            tools=[pair.tools for pair in pairs])
+        changed: list[ReadPair | str] = []
+        for pair, checked in zip(pairs, found, strict=True):
+            if isinstance(checked, str):
+                changed.append(checked)
+                continue
+            pair.initial, pair.optimized = checked.initial, checked.optimized
+            pair.validity = checked.validity
+            if checked.notices:
+                pair.notices += checked.notices
+            changed.append(pair)
+        return changed
+
+
+def with_transform(experiment: Experiment, transform: Transform) -> Experiment:
+    """``experiment`` with ``transform`` as its last step, in place of a step of the same
+    kind."""
+    kept = tuple(step for step in experiment.transforms if type(step) is not type(transform))
+    return dataclasses.replace(experiment, transforms=(*kept, transform))
+
+
+def in_seconds(experiment: Experiment) -> Experiment:
+    """The experiment with its plain samples of a stated unit in seconds (see the module's
+    docstring)."""
+    return with_transform(experiment, InSeconds())
+
+
+def measurement_checked(experiment: Experiment, warmup: str = DEFAULT_WARMUP,
+                        dependence: str = DEFAULT_DEPENDENCE) -> Experiment:
+    """The experiment with each side's series checked: ``warmup`` ("auto": each invocation's
+    detected warm-up, "none", or a number of values) left out, dependent values as
+    ``dependence`` says ("batch": batch means, "ignore"). See
+    :mod:`speeduptest.stats.steady`."""
+    return with_transform(experiment, MeasurementChecks(warmup, dependence))
+
+
+def prepared(experiment: Experiment, settings: Settings) -> Experiment:
+    """The experiment as a run with ``settings`` analyses it: the run's α for the benchmarks
+    without their own, the plain samples in seconds, then the measurement checks; any other
+    step of the experiment's follows, in its order."""
+    others = tuple(step for step in experiment.transforms
+                   if not isinstance(step, InSeconds | MeasurementChecks))
+    standard = (InSeconds(), MeasurementChecks(settings.warmup, settings.dependence))
+    return dataclasses.replace(with_run_alpha(experiment, settings.alpha),
+                               transforms=standard + others)

@@ -1,0 +1,122 @@
+"""Transforms of an experiment: functions from Experiment to Experiment, run by the analysis
+over the samples as they are read (the unit conversion, the measurement checks, and any step
+a library user adds)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from speeduptest.analysis.run import analyse
+from speeduptest.analysis.transforms import (
+    InSeconds,
+    MeasurementChecks,
+    ReadPair,
+    in_seconds,
+    measurement_checked,
+    prepared,
+    with_transform,
+)
+from speeduptest.inputs.forms import read_experiment
+from speeduptest.model.results import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAGS = ROOT / "samples" / "compiler-flags"
+TRUFFLE = ROOT / "samples" / "trufflesom-splitting"
+SETTINGS = Settings(bootstrap=200)
+
+
+def _write(folder: Path, name: str, values) -> None:
+    (folder / name).write_text("\n".join(f"{v:.17g}" for v in values) + "\n")
+
+
+def test_a_transform_gives_a_new_experiment_and_leaves_the_old_one() -> None:
+    experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
+    checked = measurement_checked(in_seconds(experiment), warmup="none")
+    assert experiment.transforms == ()
+    assert checked.transforms == (InSeconds(), MeasurementChecks("none", "batch"))
+    # A step of the same kind takes the place of the one before, at the end.
+    again = measurement_checked(checked, warmup="3")
+    assert again.transforms == (InSeconds(), MeasurementChecks("3", "batch"))
+    assert again.benchmarks == experiment.benchmarks
+
+
+def test_the_run_prepares_its_experiment_with_its_settings() -> None:
+    experiment = measurement_checked(read_experiment(FLAGS / "O2-vs-O0.csv"), warmup="7")
+    run = prepared(experiment, Settings(alpha=0.01, warmup="none", dependence="ignore"))
+    assert run.transforms == (InSeconds(), MeasurementChecks("none", "ignore"))
+    assert {b.alpha for b in run.benchmarks} == {0.01}
+
+
+class _Doubled:
+    """A user's step: the optimized times doubled, except for one benchmark it refuses."""
+
+    def __init__(self, refused: str) -> None:
+        self.refused = refused
+
+    def __call__(self, pairs):
+        changed = []
+        for pair in pairs:
+            if self.refused in pair.paths[0]:
+                changed.append("refused by the user's transform")
+                continue
+            pair.optimized = pair.optimized.times(2.0)
+            changed.append(pair)
+        return changed
+
+
+def test_a_users_step_runs_after_the_standard_ones(tmp_path: Path) -> None:
+    """The analysis runs every step over the samples as read: a step that doubles the
+    optimized times halves the speedups, and a benchmark it refuses gets the step's message
+    as its error, with its config line, while the others are analysed."""
+    experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
+    plain = analyse(experiment, SETTINGS)
+    refused = plain.benchmarks[1].name
+    doubled = analyse(with_transform(experiment, _Doubled(f"/{refused}.")), SETTINGS)
+    for before, after in zip(plain.benchmarks, doubled.benchmarks, strict=True):
+        if before.name == refused:
+            assert after.status == "error"
+            assert after.errors[0].message == "refused by the user's transform"
+            assert after.errors[0].line == before.config_line
+            continue
+        assert after.status == "ok"
+        assert np.isclose(after.analysis.speedup.mean, before.analysis.speedup.mean / 2)
+
+
+def test_the_unit_column_is_a_transform(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    values = rng.normal(2.0, 0.02, 30)
+    _write(tmp_path, "ms.txt", values * 1000)
+    _write(tmp_path, "s.txt", values)
+    (tmp_path / "config.csv").write_text(
+        "benchmark,initial,optimized,unit\nb,ms.txt,ms.txt,ms\n")
+    results = analyse(read_experiment(tmp_path / "config.csv"), SETTINGS)
+    (benchmark,) = results.benchmarks
+    assert benchmark.unit == "s"
+    assert np.isclose(benchmark.analysis.initial.mean, values.mean())
+
+
+def test_a_tool_file_against_a_plain_sample_of_no_unit_is_the_benchmarks_error(
+        tmp_path: Path) -> None:
+    tool = ROOT / "tests" / "data" / "tools" / "hyperfine"
+    tool_file = next(tool.glob("*.json"))
+    _write(tmp_path, "plain.txt", np.linspace(1.0, 1.1, 20))
+    pair = ReadPair(1, 1.0, 0.05, None, None, paths=(str(tool_file), "plain.txt"),  # type: ignore[arg-type]
+                    units=("s", None))
+    (message,) = InSeconds()([pair])
+    assert isinstance(message, str)
+    assert message.startswith(f"{tool_file} states its time unit")
+    assert "plain.txt is a plain sample without a unit" in message
+
+
+def test_the_warmups_are_left_out_by_the_transform_of_the_settings() -> None:
+    experiment = read_experiment(TRUFFLE / "config.csv")
+    kept = analyse(experiment, dataclasses.replace(SETTINGS, warmup="none"))
+    cut = analyse(experiment, SETTINGS)
+    dropped = [b.validity[0].dropped + b.validity[1].dropped for b in cut.benchmarks
+               if b.validity is not None]
+    assert sum(dropped) > 0
+    assert all(side.dropped == 0 for b in kept.benchmarks if b.validity is not None
+               for side in b.validity)
