@@ -4,14 +4,17 @@ Python API: ``analyse_pair(initial, optimized, alpha=…)`` for one pair of arra
 ``analyse_config(path, Settings(…))`` for a whole config and ``compare_files(initial,
 optimized, Settings(…))`` for two result files of a benchmark tool; ``Results`` has
 ``to_dataframe()``. In steps: ``read_experiment(path)`` or ``compared_experiment([a, b, …])``
-give the ``Experiment`` (versions × benchmarks, as read), and ``analyse(experiment,
-Settings(…))`` its results. In a notebook a result shows its answer and forest plot.
+give the ``Experiment`` (versions × benchmarks, as read), ``with_transform(experiment, step)``
+adds a step that changes its samples' values (``measurement_checked``, ``in_seconds`` are the
+run's own), and ``analyse(experiment, Settings(…))`` gives its results. In a notebook a
+result shows its answer and forest plot.
 """
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
 
 __all__ = ["Experiment", "Results", "Settings", "__version__", "analyse", "analyse_config",
-           "analyse_pair", "compare_files", "compared_experiment", "read_experiment"]
+           "analyse_pair", "compare_files", "compared_experiment", "in_seconds",
+           "measurement_checked", "read_experiment", "with_transform"]
 
 #: Where each name of the API lives: imported on first use (PEP 562), so that the command
 #: line answers --help without loading scipy and statsmodels.
@@ -19,7 +22,8 @@ _API = {"analyse_config": "analysis.run", "compare_files": "analysis.run",
         "Results": "model.results", "Settings": "model.settings",
         "analyse_pair": "stats.protocol", "analyse": "analysis.run",
         "Experiment": "inputs.experiment", "read_experiment": "inputs.forms",
-        "compared_experiment": "inputs.compare"}
+        "compared_experiment": "inputs.compare", "with_transform": "analysis.transforms",
+        "in_seconds": "analysis.transforms", "measurement_checked": "analysis.transforms"}
 
 
 def __getattr__(name: str):
