@@ -10,6 +10,8 @@ so that a report and a reason always say the same thing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 # Used by the statistics' own sentences as well: they live there, and are the model's words.
 from speeduptest.stats.change import (
     METHOD_LABELS,  # the methods of a call's interval, in words
@@ -25,11 +27,16 @@ from speeduptest.stats.overall import (
     POPULATION_CAVEAT,  # what the population interval assumes of the benchmarks
     POPULATION_INTERVAL_COVERS,  # what a geometric mean's population interval covers
     SUITE_INTERVAL_COVERS,  # what its interval of measurement noise covers
+    proportion_shortfall,  # what is too few for a proportion's interval, in words
 )
+
+if TYPE_CHECKING:
+    from speeduptest.stats.overall import ProportionEstimate
 
 __all__ = ["CORRECTION_LABELS", "METHOD_LABELS", "POPULATION_CAVEAT",
            "POPULATION_INTERVAL_COVERS", "RATIO_WORDING", "SUITE_INTERVAL_COVERS", "WHY",
-           "bound_texts", "change_words", "percent_level", "threshold_band"]
+           "bound_texts", "change_words", "percent_level", "proportion_caveat",
+           "proportion_shortfall", "threshold_band"]
 
 #: The corrections of the calls' intervals for the number of benchmarks, in words.
 CORRECTION_LABELS = {"bonferroni": "Bonferroni", "fcr": "FCR (Benjamini–Yekutieli)",
@@ -42,3 +49,11 @@ WHY = {"above": "interval above the band", "below": "interval below the band",
        "not-selected": "not selected by Benjamini–Hochberg",
        "few-resamples": "too few bootstrap resamples at this level",
        "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
+
+
+def proportion_caveat(proportion: ProportionEstimate) -> str | None:
+    """Why the interval of a proportion of accelerated benchmarks is approximate ("approximate:
+    too few benchmarks for …"), or None when it is not (``ProportionEstimate.ci_valid``)."""
+    if proportion.ci_valid or not proportion.total:
+        return None
+    return f"approximate: {proportion_shortfall(proportion)}"

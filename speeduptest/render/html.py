@@ -37,6 +37,7 @@ from speeduptest.model.wording import (
     POPULATION_INTERVAL_COVERS,
     SUITE_INTERVAL_COVERS,
     WHY,
+    proportion_caveat,
     threshold_band,
 )
 from speeduptest.model.wording import METHOD_LABELS as CALL_METHODS
@@ -630,7 +631,8 @@ def environment() -> jinja2.Environment:
                        plural=plural, probability=probability, adjusted=adjusted,
                        interval_label=interval_label, call_note=call_note,
                        threshold=threshold, elide=elide, elide_long=elide_long,
-                       elide_message=elide_message, data_number=data_number)
+                       elide_message=elide_message, data_number=data_number,
+                       proportion_caveat=proportion_caveat)
     env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
                        describe_grid=describe_grid, tests_grid=tests_grid,
                        suite_covers=SUITE_INTERVAL_COVERS,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from speeduptest.model.results import OverallFigure, Results
 from speeduptest.model.versions import VersionsBenchmark, VersionsResults
-from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS
+from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS, proportion_caveat
 from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
 from speeduptest.render.formatting import (
@@ -47,13 +47,8 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
     line = (f"  {label}: {proportion.accelerated}/{proportion.total} accelerated "
             f"({proportion.proportion:.1%}), {proportion.confidence:.0%} CI "
             f"[{low:.1%}, {high:.1%}]")
-    if not proportion.ci_valid:  # (b·C·(1 − C) too small for its normal approximation)
-        few = (f"only {proportion.accelerated} accelerated"
-               if proportion.accelerated <= proportion.total - proportion.accelerated
-               else f"only {proportion.total - proportion.accelerated} not accelerated")
-        line += (f" (approximate: {few} of {proportion.total}, too few for the interval's "
-                 "normal approximation)")
-    return line
+    caveat = proportion_caveat(proportion)
+    return line if caveat is None else f"{line} ({caveat})"
 
 
 def _benchmark_lines(results: Results) -> list[str]:

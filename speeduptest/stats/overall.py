@@ -225,6 +225,24 @@ def required_benchmarks(proportion: float, confidence: float, precision: float) 
     return math.ceil(round(float(needed), 9))
 
 
+def proportion_shortfall(proportion: ProportionEstimate) -> str:
+    """What is too few for the normal approximation behind a proportion's interval, and by
+    how much, in words: the benchmarks, or the accelerated (or not accelerated) ones when
+    the proportion is far from one half."""
+    accelerated, total = proportion.accelerated, proportion.total
+    rare = min(accelerated, total - accelerated)
+    product = total * proportion.proportion * (1 - proportion.proportion)
+    if 4 * rare < total:
+        which = ("accelerated benchmarks" if accelerated <= total - accelerated
+                 else "benchmarks that are not accelerated")
+        what = f"too few {which} for the interval's normal approximation: {rare} of {total}"
+    else:
+        what = ("too few benchmarks for the interval's normal approximation: "
+                f"{total}, {accelerated} of them accelerated,")
+    return f"{what} give b·C·(1 − C) = {product:.3g}, and it needs more than " \
+           f"{VALIDITY_THRESHOLD:g}"
+
+
 def proportion_estimate(
     accelerated: int, total: int, confidence: float, precision: float
 ) -> ProportionEstimate:
@@ -496,9 +514,7 @@ def overall_figures(
                 notices.append(Notice(
                     f"proportion-{estimator}-inaccurate",
                     f"The interval for the proportion of benchmarks whose {estimator} is "
-                    f"accelerated may be inaccurate: b·C·(1 − C) = "
-                    f"{proportion.total * proportion.proportion * (1 - proportion.proportion):.3g}"
-                    f" ≤ {VALIDITY_THRESHOLD:g}.",
+                    f"accelerated is approximate: {proportion_shortfall(proportion)}.",
                     "Analyse more benchmarks: the normal approximation behind the interval "
                     f"needs b·C·(1 − C) > {VALIDITY_THRESHOLD:g}.",
                 ))

@@ -4,6 +4,7 @@ and caveats that state their real condition."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import numpy as np
@@ -39,5 +40,25 @@ def test_the_terminal_story(tmp_path: Path) -> None:
     assert "Its counts differ from the calls" in text
     assert "gain −" not in text and "× slower" in text.split("Overall speedup")[1]
     # The real condition of the proportion's caveat (tiny is accelerated, big is not).
-    assert "(approximate: only 1 accelerated of 2, too few for the interval's normal " \
-        "approximation)" in text
+    assert ("(approximate: too few benchmarks for the interval's normal approximation: 2, 1 "
+            "of them accelerated, give b·C·(1 − C) = 0.5, and it needs more than 5)") in text
+
+
+def test_the_reports_state_the_proportions_real_condition(tmp_path: Path) -> None:
+    """The HTML report says what is too few for the proportion's interval, in words, where
+    the terminal does (not a tooltip, which a PDF loses)."""
+    from speeduptest.cli import main
+
+    rng = np.random.default_rng(7)
+    rows = ["benchmark,initial,optimized"]
+    for index, (initial, optimized) in enumerate([(10.0, 9.0), (10.0, 10.0), (10.0, 10.0)]):
+        rows.append(f"b{index},{_write(tmp_path / f'i{index}.txt', rng.normal(initial, .01, 30))},"
+                    f"{_write(tmp_path / f'o{index}.txt', rng.normal(optimized, .01, 30))}")
+    (tmp_path / "c.csv").write_text("\n".join(rows) + "\n")
+    assert main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--format", "html",
+                 "--quiet"]) == 0
+    page = html.unescape((tmp_path / "out" / "global.html").read_text())
+    shortfall = ("too few benchmarks for the interval's normal approximation: 3, 1 of them "
+                 "accelerated, give b·C·(1 − C) = 0.667, and it needs more than 5")
+    assert f"approximate: {shortfall}" in page  # beside the interval
+    assert f"whose mean is accelerated is approximate: {shortfall}." in page  # the warning
