@@ -120,3 +120,30 @@ def test_the_warmups_are_left_out_by_the_transform_of_the_settings() -> None:
     assert sum(dropped) > 0
     assert all(side.dropped == 0 for b in kept.benchmarks if b.validity is not None
                for side in b.validity)
+
+
+def test_the_guides_example_step(tmp_path: Path) -> None:
+    """The user guide's step (a generator), as written there."""
+    from speeduptest.stats.hierarchy import Hierarchy
+
+    def without_first(pairs):  # each side's first value left out (a cold cache)
+        for pair in pairs:
+            if pair.initial.depth > 1 or pair.optimized.depth > 1:
+                yield "only plain samples are trimmed"
+                continue
+            pair.initial, pair.optimized = (Hierarchy.flat(side.values()[1:])
+                                            for side in (pair.initial, pair.optimized))
+            yield pair
+
+    experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
+    trimmed = analyse(with_transform(experiment, without_first),
+                      dataclasses.replace(SETTINGS, warmup="none", dependence="ignore"))
+    assert all(b.analysis.initial.n == b.analysis.optimized.n == 30
+               for b in trimmed.benchmarks)
+    # (Batch means of dependent values are a level of their own: no longer plain.)
+    batched = analyse(with_transform(experiment, without_first),
+                      dataclasses.replace(SETTINGS, warmup="none"))
+    assert {error.message for error in batched.errors} <= {"only plain samples are trimmed"}
+    guide = (ROOT / "docs" / "guide" / "ci-and-papers.md").read_text()
+    assert "def without_first(pairs):" in guide
+    assert "with_transform(experiment, without_first)" in guide
