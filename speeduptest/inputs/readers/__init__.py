@@ -255,7 +255,8 @@ def read_source(file: Path, display: str | None = None,
     (:mod:`speeduptest.runtime.prefetch`)."""
     display = visible(display) if display is not None else _display_of(file)
     if content is None and os.path.isdir(file):
-        folder = criterion.read_folder(Path(file), display, _read_within_limit)
+        folder = (criterion.read_folder(Path(file), display, _read_within_limit)
+                  or catch2.read_folder(Path(file), display, _read_within_limit))
         if folder is not None:
             folder = _printable(folder)
             return bounded(folder) if options.bootstrap else folder
