@@ -286,7 +286,7 @@ def read_source(file: Path, display: str | None = None,
 
 
 def _read_within_limit(file: Path) -> bytes | None:
-    """A file's bytes for a reader of folders (Criterion's); None when larger than
+    """A file's bytes for a reader of folders (Criterion's, Catch2's); None when larger than
     ``MAX_BYTES``; ``OSError`` when it cannot be read or is not a regular file."""
     try:
         raw = _read_bytes(file)

@@ -244,8 +244,8 @@ def parse(text: str, path: str) -> SourceFile:
 
 def _natural(name: str) -> list[tuple[int, str | int]]:
     """A file name's sort key: its numbers compared as numbers (``run-2`` before ``run-10``)."""
-    return [(1, int(part)) if part.isdigit() else (0, part)
-            for part in re.split(r"([0-9]+)", name) if part]
+    parts = re.split(r"([0-9]+)", name)  # text, number, text, …
+    return [(1, int(part)) if index % 2 else (0, part) for index, part in enumerate(parts)]
 
 
 def read_folder(folder: Path, display: str, read: Callable[[Path], bytes | None]
@@ -276,10 +276,17 @@ def read_folder(folder: Path, display: str, read: Callable[[Path], bytes | None]
         except OSError as error:
             left_out.append(f"{name} (cannot be read: {error.strerror or error})")
             continue
-        text = None if raw is None else raw.removeprefix(b"\xef\xbb\xbf").decode(
-            "utf-8", "replace")
-        if text is None or not looks_like(text):
-            left_out.append(f"{name} ({'too large' if raw is None else 'not a Catch2 report'})")
+        if raw is None:
+            left_out.append(f"{name} (too large)")
+            continue
+        try:
+            text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = raw[: error.start].count(b"\n") + 1
+            left_out.append(f"{name} (not a text file: bad byte at line {line})")
+            continue
+        if not looks_like(text):
+            left_out.append(f"{name} (not a Catch2 report)")
             continue
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + raw + b"\0")
         texts.append((shown, text))
