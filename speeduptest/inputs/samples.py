@@ -98,9 +98,11 @@ class ErrorList:
         self.errors: list[InputError] = []
         self.skipped = 0
 
-    def add(self, message: str, line: int | None = None) -> None:
+    def add(self, message: str, line: int | None = None, path: str | None = None) -> None:
+        """``path``: the file of this problem when it is not the list's (a file of a folder
+        read as one source)."""
         if len(self.errors) < MAX_LISTED:
-            self.errors.append(InputError(self.path, line, message))
+            self.errors.append(InputError(self.path if path is None else path, line, message))
         else:
             self.skipped += 1
 

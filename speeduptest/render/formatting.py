@@ -56,6 +56,16 @@ def elide_message(text: str) -> str:
 # ---------------------------------------------------------------- numbers
 
 
+def number(value: float | None, digits: int = 4) -> str:
+    """``digits`` significant digits; whole numbers up to a billion without an exponent."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    text = f"{value:.{digits}g}"
+    if "e+" in text and abs(value) < 1e9:
+        return f"{value:.0f}"
+    return text
+
+
 def speedup(value: float | None) -> str:
     """A ratio with four significant digits, e.g. 1.057×; — when missing."""
     return "—" if value is None else f"{value:.4g}×"
@@ -236,6 +246,15 @@ def time_scale(unit: str | None, magnitude: float) -> TimeScale:
     if unit is None:
         return UNSTATED
     return next((scale for size, scale in _PREFIXES if magnitude >= size), _PREFIXES[-1][1])
+
+
+def mean_time(value: float, scale: TimeScale) -> str:
+    """A mean as the terminal shows it beside the change, in ``scale``: with three
+    significant digits and its unit, as pyperf shows times ("267 ms"; whole numbers from
+    1,000 up: "14359 ns"); without a unit when the input stated none, with four ("9.96")."""
+    if not scale.label:
+        return number(value * scale.factor, 4)
+    return f"{number(value * scale.factor, 3)} {scale.label}"
 
 
 def benchmark_scale(benchmark: BenchmarkResult) -> TimeScale:

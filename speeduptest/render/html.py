@@ -59,6 +59,7 @@ from speeduptest.render.formatting import (
     gain,
     interval,
     level,
+    number,
     plural,
     speedup,
     threshold,
@@ -121,16 +122,6 @@ def _template_folder() -> Path:
 
 
 # ---------------------------------------------------------------- number formatting filters
-
-
-def number(value: float | None, digits: int = 4) -> str:
-    """``digits`` significant digits; whole numbers up to a billion without an exponent."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    text = f"{value:.{digits}g}"
-    if "e+" in text and abs(value) < 1e9:
-        return f"{value:.0f}"
-    return text
 
 
 def time(value: float | None, scale: TimeScale, digits: int = 5) -> str:

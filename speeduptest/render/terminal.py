@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from speeduptest.model.results import OverallFigure, Results
+from speeduptest.model.results import BenchmarkResult, OverallFigure, Results
 from speeduptest.model.versions import VersionsBenchmark, VersionsResults
 from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS, proportion_caveat
 from speeduptest.notices import counted
@@ -13,16 +13,19 @@ from speeduptest.notices import plural as plural_noun
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
     answer_sentence,
+    benchmark_scale,
     by_call,
     change,
     elide,
     elide_message,
     gain,
     interval,
+    mean_time,
     plural,
     speedup,
     standing_figures,
     threshold,
+    time_scale,
 )
 from speeduptest.render.formatting import level as percent_level
 
@@ -51,15 +54,36 @@ def _proportion_line(label: str, figure: OverallFigure) -> str:
     return line if caveat is None else f"{line} ({caveat})"
 
 
+#: Characters of a version's name in the heading of the means (the column stays narrow).
+MEANS_NAME_WIDTH = 20
+
+
+def _means(benchmark: BenchmarkResult) -> tuple[str, str] | None:
+    """The mean of each side, in the benchmark's display unit (one for both, as in the
+    reports), as pyperf shows them beside its change: ("267 ms", "279 ms")."""
+    analysis = benchmark.analysis
+    if analysis is None:
+        return None
+    scale = benchmark_scale(benchmark)
+    return mean_time(analysis.initial.mean, scale), mean_time(analysis.optimized.mean, scale)
+
+
 def _benchmark_lines(results: Results) -> list[str]:
-    """One line per benchmark, by call: the call, the change, its corrected interval."""
+    """One line per benchmark, by call: the call, the means of both sides, the change, its
+    corrected interval."""
     names = {id(b): elide(b.name) for b in results.benchmarks}
     width = max([len(name) for name in names.values()] + [9])
     changes = [change(b.analysis.speedup.mean) for b in results.analysed]
     shift = max([len(text) for text in changes] + [14])
+    means = {id(b): _means(b) for b in results.analysed}
+    heading = tuple(elide(name, MEANS_NAME_WIDTH) for name in results.named)
+    # Aligned on the arrow: each side as wide as its widest text.
+    before = max(len(pair[0]) for pair in [heading, *means.values()] if pair)
+    after = max(len(pair[1]) for pair in [heading, *means.values()] if pair)
     # With different levels (config rows with their own confidence), each row names its own.
     per_row = len({b.change.confidence for b in results.analysed if b.change}) > 1
-    lines = [f"  {'call':<9}  {'benchmark':<{width}}  {'change (mean)':>{shift}}  "
+    lines = [f"  {'call':<9}  {'benchmark':<{width}}  {heading[0]:>{before}} → "
+             f"{heading[1]:<{after}}  {'change (mean)':>{shift}}  "
              f"{'interval':<19}  " + (f"{'level':>8}  " if per_row else "")
              + f"{'P(faster)':>9}  Speedup-Test mean / median"]
     for benchmark in by_call(results.benchmarks):
@@ -75,8 +99,10 @@ def _benchmark_lines(results: Results) -> list[str]:
         # A call that differs from a significant verdict says why, in place.
         why = (f"  (significant, but within the ±{threshold(call.threshold)} threshold)"
                if call.call == "unchanged" and {"faster", "slower"} & set(verdicts) else "")
+        initial, optimized = means[id(benchmark)]
         lines.append(
             f"  {call.call:<9}  {names[id(benchmark)]:<{width}}  "
+            f"{initial:>{before}} → {optimized:<{after}}  "
             f"{change(analysis.speedup.mean):>{shift}}  "
             f"{interval(call.low, call.high, call.threshold):<19}  "
             + (f"{percent_level(call.confidence):>8}  " if per_row else "") +
@@ -226,12 +252,30 @@ def _cell(results: VersionsResults, benchmark: VersionsBenchmark, index: int,
             f"{letters}").rstrip()
 
 
-def _matrix(results: VersionsResults) -> list[str]:
-    names = [elide(name) for name in results.versions]
-    cells = [[_cell(results, b, i, v) for v in range(len(names))]
-             for i, b in enumerate(results.benchmarks)]
-    benchmarks = [elide(b.name) for b in results.benchmarks]
+#: The widest the matrix may be with each version's mean in its cells; wider, it is shown
+#: without them (they are in every report).
+MATRIX_WIDTH = 100
+
+
+def _row_means(benchmark: VersionsBenchmark) -> list[str]:
+    """Each version's mean of a benchmark, in one display unit for the row (the smallest
+    mean shows as 1 or more); "" where the version was not analysed."""
+    means = [s.mean for s in benchmark.summaries if s is not None]
+    if not means:
+        return [""] * len(benchmark.summaries)
+    scale = time_scale(benchmark.unit, min(means))
+    return ["" if s is None else mean_time(s.mean, scale) for s in benchmark.summaries]
+
+
+def _matrix_lines(benchmarks: list[str], names: list[str], cells: list[list[str]],
+                  times: list[list[str]] | None) -> list[str]:
+    """The matrix laid out, each version's column as wide as its widest entry; with
+    ``times``, each cell is the version's mean (right-aligned) then its call."""
     name_width = max([len(name) for name in benchmarks] + [9])
+    if times is not None:
+        time_widths = [max(len(row[v]) for row in times) for v in range(len(names))]
+        cells = [[f"{t:>{w}} {c}" for t, c, w in zip(time_row, row, time_widths, strict=True)]
+                 for time_row, row in zip(times, cells, strict=True)]
     widths = [max([len(name)] + [len(row[v]) for row in cells]) for v, name in enumerate(names)]
     lines = [("  " + "  ".join([f"{'benchmark':<{name_width}}"]
                                + [f"{name:<{w}}" for name, w in zip(names, widths,
@@ -241,6 +285,20 @@ def _matrix(results: VersionsResults) -> list[str]:
                                        + [f"{c:<{w}}" for c, w in zip(row, widths,
                                                                       strict=True)])).rstrip())
     return lines
+
+
+def _matrix(results: VersionsResults) -> tuple[list[str], bool]:
+    """The speedups over the baseline, with each version's mean before them where the
+    matrix stays within MATRIX_WIDTH columns (and whether it does)."""
+    names = [elide(name) for name in results.versions]
+    cells = [[_cell(results, b, i, v) for v in range(len(names))]
+             for i, b in enumerate(results.benchmarks)]
+    benchmarks = [elide(b.name) for b in results.benchmarks]
+    with_means = _matrix_lines(benchmarks, names, cells,
+                               [_row_means(b) for b in results.benchmarks])
+    if max(len(line) for line in with_means) <= MATRIX_WIDTH:
+        return with_means, True
+    return _matrix_lines(benchmarks, names, cells, None), False
 
 
 def _ranking(results: VersionsResults) -> list[str]:
@@ -271,10 +329,12 @@ def _versions_terminal(results: VersionsResults, formats: tuple[str, ...]) -> st
              "(delta-method intervals; tied with the best: the best's speedup over it has an "
              "interval at 1 − α/(k − 1) that does not lie above 1 + threshold):"]
     lines += _ranking(results)
-    lines += ["", f"Speedup of the means over {elide(results.baseline_name)} (the baseline), call "
+    matrix, with_means = _matrix(results)
+    lines += ["", ("Each version's mean, then its s" if with_means else "S")
+              + f"peedup of the means over {elide(results.baseline_name)} (the baseline), call "
               "(▲ faster, ▼ slower, = unchanged, ? uncertain) and letters (versions sharing a "
               "letter are not told apart on that benchmark; a = fastest):"]
-    lines += _matrix(results)
+    lines += matrix
     settings = results.settings
     total = sum(c.results.overall.calls.total for c in results.comparisons)
     lines += ["", f"Calls of {plural(total, 'comparison')} with the baseline: threshold "

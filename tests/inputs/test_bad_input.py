@@ -4,6 +4,7 @@ other benchmark is still analysed, and the exit status says so."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -314,6 +315,13 @@ def _damaged_go(text: str) -> str:
     return text.replace("79.41 ns/op", "7x.41 ns/op", 1)
 
 
+def _damaged_catch2(text: str) -> str:
+    """The mean of 'sort 1000' in the third run (line 88) is not a number."""
+    lines = text.splitlines(keepends=True)
+    lines[87] = re.sub(r'<mean value="[^"]*"', '<mean value="3.5x"', lines[87])
+    return "".join(lines)
+
+
 def _damaged_json(path: str, change) -> str:
     document = json.loads((_TOOLS / path).read_text())
     change(document)
@@ -336,13 +344,13 @@ def _damaged_json(path: str, change) -> str:
     ("sample.json", lambda: (_TOOLS / "criterion/criterion/sort/100/base/sample.json")
      .read_text()[:300], "criterion/criterion/sort/100/new/sample.json", "",
      ("sample.json", "not valid JSON", "truncated")),
-    ("catch2.xml", lambda: (_TOOLS / "catch2/initial.xml").read_text(),
-     "catch2/optimized.xml", "", ("catch2.xml", "line 5", "holds only a summary")),
+    ("catch2.xml", lambda: _damaged_catch2((_TOOLS / "catch2/initial.xml").read_text()),
+     "catch2/optimized.xml", "#sort 1000",
+     ("catch2.xml:88", "'sort 1000', run 3", "mean '3.5x' ns is not a number")),
 ])
 def test_damaged_files_of_the_newer_tools(project, damaged, make, intact, name, fragments):
-    """A damaged copy of a real file of Go, pytest-benchmark, asv, Criterion (and a Catch2
-    report, which holds no samples) is an error of its benchmark, located, and the other
-    benchmark is analysed."""
+    """A damaged copy of a real file of Go, pytest-benchmark, asv, Criterion and Catch2 is an
+    error of its benchmark, located, and the other benchmark is analysed."""
     (project.root / damaged).write_text(make())
     shutil.copy(_TOOLS / intact, project.root / f"intact-{(_TOOLS / intact).name}")
     config = project.config(HEADER + project.good_pair("good") + "\n"

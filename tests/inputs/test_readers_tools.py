@@ -1,4 +1,4 @@
-"""The readers of pytest-benchmark, asv, Criterion.rs and Catch2 files, on files the real tools
+"""The readers of pytest-benchmark, asv and Criterion.rs files, on files the real tools
 wrote (tests/data/tools/<tool>/make.sh), on damaged copies of them, and end to end."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from speeduptest.inputs.readers import parse_source, read_source, select
 
 TOOLS = Path(__file__).parents[1] / "data" / "tools"
 PYTEST_BENCHMARK, ASV = TOOLS / "pytest-benchmark", TOOLS / "asv"
-CRITERION, CATCH2 = TOOLS / "criterion" / "criterion", TOOLS / "catch2"
+CRITERION = TOOLS / "criterion" / "criterion"
 
 
 def parse_json(document: object, name: str = "file.json"):
@@ -243,32 +243,3 @@ def test_a_folder_without_criterion_results_is_still_a_folder(tmp_path):
     (tmp_path / "empty").mkdir()
     source = read_source(tmp_path / "empty")
     assert source.problem == "is a directory, not a file"
-
-
-# ---------------------------------------------------------------- Catch2
-
-
-@pytest.mark.parametrize("name", ["initial.xml", "optimized.xml"])
-def test_catch2_xml_holds_summaries_only(name):
-    source = read_source(CATCH2 / name, name)
-    assert source.format == "Catch2" and source.samples == ()
-    assert source.problem.startswith("line 5: a Catch2 XML report holds only a summary")
-    assert "'fibonacci 20', 'fibonacci 25', 'sort 10000'" in source.problem
-    assert "--benchmark_repetitions" in source.problem
-
-
-def test_catch2_truncated_and_without_benchmarks():
-    text = (CATCH2 / "initial.xml").read_text()
-    cut = parse_source(text[:700].encode(), "c.xml", "c.xml")
-    assert cut.format == "Catch2" and cut.problem.startswith("is not valid XML")
-    assert "was it truncated?" in cut.problem
-    bare = parse_source(b'<?xml version="1.0"?>\n<Catch name="t"><Group name="t"/></Catch>\n',
-                        "c.xml", "c.xml")
-    assert "without benchmark results" in bare.problem
-
-
-def test_catch2_entities_are_not_expanded():
-    bomb = ('<?xml version="1.0"?>\n<!DOCTYPE Catch [<!ENTITY a "aaaaaaaaaa">'
-            '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>\n<Catch name="&b;"/>\n')
-    source = parse_source(bomb.encode(), "c.xml", "c.xml")
-    assert source.problem == "is not read: entity declarations are not read"

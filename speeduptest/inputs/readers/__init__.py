@@ -255,7 +255,8 @@ def read_source(file: Path, display: str | None = None,
     (:mod:`speeduptest.runtime.prefetch`)."""
     display = visible(display) if display is not None else _display_of(file)
     if content is None and os.path.isdir(file):
-        folder = criterion.read_folder(Path(file), display, _read_within_limit)
+        folder = (criterion.read_folder(Path(file), display, _read_within_limit)
+                  or catch2.read_folder(Path(file), display, _read_within_limit))
         if folder is not None:
             folder = _printable(folder)
             return bounded(folder) if options.bootstrap else folder
@@ -285,7 +286,7 @@ def read_source(file: Path, display: str | None = None,
 
 
 def _read_within_limit(file: Path) -> bytes | None:
-    """A file's bytes for a reader of folders (Criterion's); None when larger than
+    """A file's bytes for a reader of folders (Criterion's, Catch2's); None when larger than
     ``MAX_BYTES``; ``OSError`` when it cannot be read or is not a regular file."""
     try:
         raw = _read_bytes(file)
