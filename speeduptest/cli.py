@@ -285,7 +285,8 @@ def build_compare_parser() -> argparse.ArgumentParser:
         prog="speeduptest compare", epilog=EXIT_STATUS_HELP,
         usage="%(prog)s INITIAL OPTIMIZED [MORE …] [options]",
         description="Compare result files of the same benchmark tool (pyperf, hyperfine, "
-                    "Google Benchmark, JMH, ReBench, long CSV), benchmarks paired by name, "
+                    "Google Benchmark, JMH, ReBench, go test -bench, pytest-benchmark, asv, "
+                    "Catch2, Criterion.rs, long CSV), benchmarks paired by name, "
                     "with the same analysis and reports as a config. With three or more "
                     "versions, each is compared with the baseline (the first, or "
                     "--baseline) and all of them with each other.",
