@@ -39,6 +39,29 @@ NAME_WIDTH, LONG_WIDTH, MESSAGE_WIDTH = 80, 200, 2000  # (elide's own default: N
 _SPACES = re.compile(r"(\s+)")
 
 
+#: The most characters of a warning's message, and of its advice, on a page of the
+#: per-benchmark PDF, where every benchmark has one A4 page: a longer one is cut at a word
+#: and says where it is whole (the warnings report). Messages (which differ between
+#: benchmarks) are left whole up to a length none of the protocol's reaches; the advice
+#: (the same for every warning of a kind) is always whole in the warnings report. A page
+#: that does not hold its benchmark so is laid out again densely: each message cut to a
+#: line (DENSE_MESSAGE), without the advice (the warnings report then lists those messages
+#: whole too).
+BRIEF_MESSAGE, BRIEF_ADVICE, DENSE_MESSAGE = 300, 110, 125
+
+
+def brief(text: str, width: int) -> str:
+    """``text`` whole when it has at most ``width`` characters, else cut after a word (in
+    its second half) and ended by an ellipsis, ``width`` characters at most."""
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    space = cut.rfind(" ")
+    if space > width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
 def elide_long(text: str) -> str:
     """A name in a heading, or a path or a command line in a line of text."""
     return elide(text, LONG_WIDTH)
