@@ -1047,7 +1047,7 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     row = 18.0
     top = 4.0
     bottom = top + row * len(rows)
-    height = bottom + 26
+    height = bottom + 16  # the axis' labels (its caption is the report's)
     canvas = Canvas(WIDTH, height)
     labels, label_width = _labels([name for name, _ in rows], 150.0)
     low = min(float(v.min()) for _, v in rows)
@@ -1076,10 +1076,5 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     canvas.path("".join(boxes), stroke="#000", width=0.8)
     canvas.path("".join(medians), stroke="#000", width=1.5)
     canvas.path("".join(means), fill="#000")
-    quantity = f"execution time ({scale.label})" if scale.label else "execution time"
-    canvas.text((axis.start + axis.end) / 2, height - 4,
-                f"{quantity}, top-level units: ticks = every unit, box = quartiles, dot = "
-                "mean; letters: a = fastest, versions sharing a letter are not told apart",
-                anchor="middle", size=SMALL_SIZE if FONT_SIZE > SMALL_SIZE else FONT_SIZE)
     return canvas.svg()
 

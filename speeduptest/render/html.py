@@ -1035,6 +1035,8 @@ class VersionsRenderer:
             "comparisons_per_benchmark": len(results.comparisons),
             "show_header": True,
             "show_footer": True,
+            "dense": frozenset(),  # benchmarks laid out densely (render_benchmarks_part)
+            "brief_notice": brief_notice,
         }
 
     def render(self, name: str, **overrides: object) -> str:
@@ -1042,10 +1044,27 @@ class VersionsRenderer:
         return template.render({**self.context, "report": name, "title": VERSIONS_TITLES[name],
                                 **overrides})
 
-    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool) -> str:
+    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool,
+                               dense: Collection[int] = ()) -> str:
+        """Benchmarks' pages (the first part with the report's header, the last with its
+        footer); those of ``dense`` laid out densely, as ReportRenderer's."""
         all_rows = self.context["rows"]
         return self.render("benchmarks", rows=[all_rows[i] for i in indices],
-                           show_header=first, show_footer=last)
+                           show_header=first, show_footer=last, dense=frozenset(dense))
+
+    def lay_out_benchmarks(self, indices: Sequence[int], first: bool, last: bool) -> bytes:
+        """The benchmarks' pages as PDF, one page each (see pdf.lay_out_sections)."""
+        from speeduptest.render.pdf import lay_out_sections
+
+        sections = {anchor(index): index for index in indices}
+
+        def denser(name: str) -> str:
+            index = sections[name]
+            return self.render_benchmarks_part([index], first and index == indices[0],
+                                               last and index == indices[-1], {index})
+
+        return lay_out_sections(self.render_benchmarks_part(indices, first, last),
+                                list(sections), denser).pdf
 
 
 def draw_version_distributions(results: VersionsResults, indices: Sequence[int]) -> dict[int, str]:
@@ -1081,8 +1100,7 @@ def _task(results: VersionsResults, pdf: bool, part: tuple[tuple[int, ...], bool
     if not pdf:
         return uris, {}
     renderer = VersionsRenderer(results, None, uris, "pdf")
-    return uris, {"benchmarks": html_to_pdf(renderer.render_benchmarks_part(indices, first,
-                                                                            last))}
+    return uris, {"benchmarks": renderer.lay_out_benchmarks(indices, first, last)}
 
 
 def _parts(count: int, workers: int) -> list[tuple[tuple[int, ...], bool, bool]]:
