@@ -32,7 +32,14 @@ from speeduptest.model.results import (
 )
 from speeduptest.model.versions import VersionsBenchmark, VersionsResults
 from speeduptest.model.wording import threshold_band
-from speeduptest.render.formatting import UNSTATED, TimeScale, elide, speedup
+from speeduptest.render.formatting import (
+    UNSTATED,
+    VERSION_WIDTH,
+    TimeScale,
+    elide,
+    elide_apart,
+    speedup,
+)
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
@@ -872,8 +879,6 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
 
 # ------------------------------------------------------------------ several versions
 
-#: Characters of a version's name labelling its row (elided in the middle).
-VERSION_WIDTH = 24
 #: How much wider bold text is than :func:`text_width` measures.
 BOLD = 1.1
 BEST_COLOUR = "#2E7D32"
@@ -884,25 +889,29 @@ SAMPLE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#93786
 
 
 
-def _fitted(name: str, room: float) -> str:
-    """A version's name elided to VERSION_WIDTH characters, and further until it fits in
-    ``room`` points set in bold (a name of wide letters)."""
-    width = VERSION_WIDTH
-    text = elide(name, width)
-    while width > 5 and text_width(text) * BOLD > room:
-        width -= 1
-        text = elide(name, width)
-    return text
-
-
 def _labels(names: Sequence[str], limit: float) -> tuple[list[str], float]:
     """The versions' labels, and the width of the column they end in: that of the widest
-    label and a margin, at most ``limit`` points, the labels elided further to fit it."""
-    labels = [elide(name, VERSION_WIDTH) for name in names]
-    widest = max(text_width(label) for label in labels) + 12
-    if widest > limit:
-        labels = [_fitted(name, limit - 12) for name in names]
-    return labels, min(limit, widest)
+    label (in bold, as the best's is) and a margin, at most ``limit`` points. Each name is
+    elided to VERSION_WIDTH characters, and further until every label fits; labels of
+    different names stay different (see :func:`formatting.elide_apart`)."""
+    width = VERSION_WIDTH
+    labels = elide_apart(names, width)
+    while width > 5 and max(text_width(label) for label in labels) * BOLD + 12 > limit:
+        width -= 1
+        labels = elide_apart(names, width)
+    return labels, min(limit, max(text_width(label) for label in labels) * BOLD + 12)
+
+
+def _title(words: str, name: str, label: str, room: float) -> str:
+    """``words`` and ``label`` (``name`` elided), in bold in ``room`` points: ``name``
+    elided further when they do not fit."""
+    width = len(label)
+    text = words + label
+    while width > 5 and text_width(text) * BOLD > room:
+        width -= 1
+        text = words + elide(name, width)
+    return text
+
 
 def _axis_below(canvas: Canvas, axis: Axis, top: float, bottom: float, count: int = 5) -> None:
     """Ticks and labels under ``bottom``, light grid lines up to ``top``."""
@@ -961,6 +970,10 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
     height = bottom + 40
     canvas = Canvas(WIDTH, height)
     labels, label_width = _labels([s.name for s in ranking], 130.0)
+    baseline_label = next((label for standing, label in zip(ranking, labels, strict=True)
+                           if standing.baseline),
+                          elide_apart([s.name for s in ranking] + [results.baseline_name],
+                                      VERSION_WIDTH)[-1])
     gap = 26.0
     middle = label_width + (WIDTH - label_width - gap - 8) / 2
     values = [1.0]
@@ -985,8 +998,8 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
         canvas.path(f"M{_n(one)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.8,
                     dash="3 2")
     canvas.text((left.start + left.end) / 2, top - 6,
-                f"speedup over the baseline {elide(results.baseline_name, VERSION_WIDTH)}",
-                anchor="middle", weight="bold")
+                _title("speedup over the baseline ", results.baseline_name, baseline_label,
+                       left.end - left.start + gap - 6), anchor="middle", weight="bold")
     canvas.text((right.start + right.end) / 2, top - 6, "the best's speedup over it",
                 anchor="middle", weight="bold")
     bars: dict[str, list[str]] = {}

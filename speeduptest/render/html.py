@@ -48,6 +48,7 @@ from speeduptest.render.formatting import (
     BRIEF_MESSAGE,
     CALL_ORDER,
     DENSE_MESSAGE,
+    VERSION_WIDTH,
     TimeScale,
     answer_sentence,
     benchmark_scale,
@@ -57,6 +58,7 @@ from speeduptest.render.formatting import (
     change,
     correction_short,
     elide,
+    elide_apart,
     elide_long,
     elide_message,
     gain,
@@ -64,6 +66,7 @@ from speeduptest.render.formatting import (
     level,
     plural,
     speedup,
+    subject,
     threshold,
     time_scale,
 )
@@ -800,6 +803,7 @@ class ReportRenderer:
         ci_header, ci_per_row = call_columns(results)
         self.context = {
             "results": results,
+            "subject": subject(results),
             "benchmarks": benchmarks,
             "figures": drawn,
             "anchor": anchor,
@@ -1009,11 +1013,18 @@ class VersionsRenderer:
     def __init__(self, results: VersionsResults, forest: str | None,
                  distributions: dict[int, str], link_extension: str) -> None:
         self.env = environment()
-        self.env.filters.update(threshold=threshold)
+        # A version's name in a table's cell, where names share a line: elided to
+        # VERSION_WIDTH, told apart (its whole name heads the page and the ranking).
+        labels = dict(zip(results.versions, elide_apart(results.versions, VERSION_WIDTH),
+                          strict=True))
+        self.env.filters.update(threshold=threshold,
+                                vlabel=lambda name: labels.get(name) or elide(name,
+                                                                              VERSION_WIDTH))
         lower, upper = threshold_band(results.settings.threshold)
         rows = version_rows(results)
         self.context = {
             "results": results,
+            "subject": subject(results),
             "rows": rows,
             # the matrix's filter: every call, and "error" if a row has one
             "matrix_calls": (*CALL_ORDER, *(("error",) if any(

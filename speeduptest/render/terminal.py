@@ -12,10 +12,12 @@ from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
+    VERSION_WIDTH,
     answer_sentence,
     by_call,
     change,
     elide,
+    elide_apart,
     elide_message,
     gain,
     interval,
@@ -232,7 +234,9 @@ def _cell(results: VersionsResults, benchmark: VersionsBenchmark, index: int,
 
 
 def _matrix(results: VersionsResults) -> list[str]:
-    names = [elide(name) for name in results.versions]
+    """A row per benchmark, a column per version, headed by its name elided to
+    VERSION_WIDTH (and told apart): the ranking above gives the names whole."""
+    names = elide_apart(results.versions, VERSION_WIDTH)
     cells = [[_cell(results, b, i, v) for v in range(len(names))]
              for i, b in enumerate(results.benchmarks)]
     benchmarks = [elide(b.name) for b in results.benchmarks]
