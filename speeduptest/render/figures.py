@@ -15,6 +15,7 @@ CDF is.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -31,7 +32,14 @@ from speeduptest.model.results import (
 )
 from speeduptest.model.versions import VersionsBenchmark, VersionsResults
 from speeduptest.model.wording import threshold_band
-from speeduptest.render.formatting import UNSTATED, TimeScale, elide, speedup
+from speeduptest.render.formatting import (
+    UNSTATED,
+    VERSION_WIDTH,
+    TimeScale,
+    elide,
+    elide_apart,
+    speedup,
+)
 
 INITIAL_COLOUR = "#4C72B0"
 OPTIMIZED_COLOUR = "#DD8452"
@@ -275,6 +283,8 @@ def _horizontal_axis(canvas: Canvas, axis: Axis, top: float, bottom: float, coun
                      grid: bool = False, minor_grid: bool = False) -> None:
     """Tick marks and labels below ``bottom``; grid lines from ``top`` to ``bottom``."""
     major, minor = axis.ticks(count)
+    major, unlabelled = _spaced(axis, major)
+    minor = [*minor, *unlabelled]
     lines, grid_lines = [], []
     for value, label in major:
         x = axis(value)
@@ -290,6 +300,43 @@ def _horizontal_axis(canvas: Canvas, axis: Axis, top: float, bottom: float, coun
     canvas.path("".join(grid_lines), stroke=GRID_COLOUR, width=0.4)
     canvas.path(f"M{_n(axis.start)} {_n(bottom)}H{_n(axis.end)}" + "".join(lines),
                 stroke=TEXT_COLOUR, width=0.6)
+
+
+def _apart(axis: Axis, ticks: Sequence[tuple[float, str]], gap: float = 6.0) -> bool:
+    """Whether the labels of ``ticks``, centred on them along a horizontal ``axis``, are
+    ``gap`` points apart or more."""
+    placed = [(axis(value), text_width(label)) for value, label in ticks]
+    return all(abs(x1 - x0) >= (w0 + w1) / 2 + gap
+               for (x0, w0), (x1, w1) in itertools.pairwise(placed))
+
+
+def _tick_count(axis: Axis, count: int) -> int:
+    """At most ``count`` intervals between the ticks of a horizontal linear ``axis``, fewer
+    when their labels would run into each other (a narrow panel, long labels)."""
+    while count > 1 and not axis.log and not _apart(axis, axis.ticks(count)[0]):
+        count -= 1
+    return count
+
+
+def _spaced(axis: Axis, major: list[tuple[float, str]]
+            ) -> tuple[list[tuple[float, str]], list[float]]:
+    """The ticks of a horizontal ``axis`` to label, and those left unlabelled, so that no
+    two labels run into each other: on a log axis the powers of ten when they do, else every
+    label that keeps its distance from the last one kept."""
+    if _apart(axis, major):
+        return major, []
+    kept = major
+    if axis.log:
+        decades = [(v, label) for v, label in major
+                   if v > 0 and abs(math.log10(v) - round(math.log10(v))) < 1e-9]
+        kept = decades if len(decades) >= 2 else major
+    if not _apart(axis, kept):
+        thinned = kept[:1]
+        for tick in kept[1:]:
+            if _apart(axis, [thinned[-1], tick]):
+                thinned.append(tick)
+        kept = thinned
+    return kept, [v for v, label in major if (v, label) not in kept]
 
 
 @dataclass(frozen=True)
@@ -360,11 +407,13 @@ def _quartiles_and_whiskers(values: np.ndarray) -> tuple[float, float, float, fl
 
 def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
                         placed: bool = False, height: float = 136.0,
-                        titles: bool = True) -> str:
+                        titles: bool = True, width: float = WIDTH) -> str:
     """Both samples side by side: box plots with every run as a tick, and the two ECDFs.
     ``placed``: text placed for the PDF (see :class:`Canvas`). Without ``titles`` the axes
     are left for the caption to name: weasyprint lays out SVG text letter by letter, and
-    the titles were two thirds of the letters."""
+    the titles were two thirds of the letters. ``width``: the points the figure takes on
+    the page (the PDF sets it beside the run-sequence plot, at half the page's width), so
+    that its text keeps its size there."""
     samples = []
     for values in (analysis.initial_values, analysis.optimized_values):
         values = np.asarray(values, dtype=float)
@@ -372,15 +421,18 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
         samples.append(scaled if np.isfinite(scaled).all() else values)
     quantity = f"execution time ({scale.label})" if scale.label else "execution time"
     colours = (INITIAL_COLOUR, OPTIMIZED_COLOUR)
-    width = WIDTH
     canvas = Canvas(width, height, placed)
     top, bottom = 5.0, height - (27 if titles else 15)
     lows = [float(v.min()) for v in samples]
     highs = [float(v.max()) for v in samples]
     log = _use_log([min(lows), max(highs)])  # a linear axis would squeeze the boxes into a line
     limits = _limits([min(lows), max(highs)], log)
-    left = Axis(*limits, 50.0, 218.0, log)
-    right = Axis(*limits, 268.0, width - 8, log)
+    # Room for the names of the samples, between the panels for the fractions' labels (and
+    # the rotated title), the box plots 168/367 of what is left.
+    names = 50.0 if width >= WIDTH else 8 + text_width("optimized")
+    gap = 50.0 if titles else 24.0
+    left = Axis(*limits, names, names + (width - names - gap - 8) * 168 / 367, log)
+    right = Axis(*limits, left.end + gap, width - 8, log)
 
     # Left: the box plots, initial above optimized, every run as a tick.
     rows = (top + (bottom - top) * 0.27, top + (bottom - top) * 0.73)
@@ -402,7 +454,7 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
         canvas.text(left.start - 4, y + 2.5, label, anchor="end")
     canvas.path("".join(boxes), stroke="#000", width=0.8)
     canvas.path(f"M{_n(left.start)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.6)
-    _horizontal_axis(canvas, left, top, bottom, count=4)
+    _horizontal_axis(canvas, left, top, bottom, count=_tick_count(left, 4))
     if titles:
         canvas.text((left.start + left.end) / 2, height - 4, f"{quantity}: box = quartiles, "
                     "ticks = every run", anchor="middle")
@@ -423,7 +475,7 @@ def distribution_figure(analysis: PairAnalysis, scale: TimeScale = UNSTATED,
         canvas.text(right.start - 5, y + 2.5, _plain(value), anchor="end")
     canvas.path(f"M{_n(right.start)} {_n(top)}V{_n(bottom)}" + "".join(ticks),
                 stroke=TEXT_COLOUR, width=0.6)
-    _horizontal_axis(canvas, right, top, bottom, count=5)
+    _horizontal_axis(canvas, right, top, bottom, count=_tick_count(right, 5))
     if titles:
         canvas.text((right.start + right.end) / 2, height - 4, quantity, anchor="middle")
         canvas.text(right.start - 20, (top + bottom) / 2, "fraction of runs ≤ t",
@@ -516,14 +568,14 @@ def _log_ticks(axis: Axis, spacing: float = 11.0) -> tuple[list[tuple[float, str
 
 def run_sequence_figure(sides: Sequence[SideValidity], scale: TimeScale = UNSTATED,
                         placed: bool = False, height: float = 120.0,
-                        titles: bool = True) -> SequenceFigure:
+                        titles: bool = True, width: float = WIDTH) -> SequenceFigure:
     """Every value of each side in measurement order, initial (left panel) and optimized
     (right panel) on one time axis: each side's invocations side by side (thin lines between
     them), the values left out of the analysis in grey, and where each invocation's steady
     state starts (``starts``, or the end of the values left out when ``--warmup N`` set
     them) marked by a triangle above the panel and a dashed line across it. A
     logarithmic axis when the values span more than SEQUENCE_LOG_SPAN. ``placed`` and
-    ``titles`` as for :func:`distribution_figure`."""
+    ``titles`` and ``width`` as for :func:`distribution_figure`."""
     data = [[_scaled(series, scale.factor) for series in side.series] for side in sides]
     lows, highs = [], []
     for series in (s for side in data for s in side):
@@ -533,13 +585,16 @@ def run_sequence_figure(sides: Sequence[SideValidity], scale: TimeScale = UNSTAT
             highs.append(float(finite.max()))
     low, high = (min(lows), max(highs)) if lows else (0.0, 1.0)
     log = low > 0 and high / SEQUENCE_LOG_SPAN > low
-    width = WIDTH
     canvas = Canvas(width, height, placed)
     top, bottom = 16.0, height - (26 if titles else 14)
-    left, gap, right = (58.0 if titles else 50.0), 14.0, width - 8
-    panel = (right - left - gap) / 2
     times = Axis(*_limits([low, high], log), bottom, top, log)
     major, minor = _log_ticks(times) if log else times.ticks(4)
+    # Room for the time labels (and the rotated title) left of the panels.
+    labels = 8 + max((text_width(label) for _, label in major), default=0)
+    left = max(58.0 if titles else 50.0, labels + (18 if titles else 0)) if width >= WIDTH \
+        else labels + (18 if titles else 0)
+    gap, right = 14.0, width - 8
+    panel = (right - left - gap) / 2
     for value, label in major:
         canvas.text(left - 5, times(value) + 2.5, label, anchor="end")
     if titles:
@@ -599,7 +654,9 @@ def run_sequence_figure(sides: Sequence[SideValidity], scale: TimeScale = UNSTAT
         canvas.path("".join(marks), fill=START_COLOUR)
         # The axis below: iterations of a single invocation, or the invocations' numbers.
         if len(series) == 1:
-            ticks = Axis(1, total, 0, 1, False).ticks(4)[0] if total > 1 else [(1, "1")]
+            iterations = Axis(1, total, x0, x1, False)
+            ticks = (iterations.ticks(_tick_count(iterations, 4))[0] if total > 1
+                     else [(1, "1")])
             labelled = [(positions(v - 1), label) for v, label in ticks
                         if v == int(v) and 1 <= v <= total]
             what = "iteration"
@@ -822,8 +879,6 @@ def forest_figures(benchmarks: Sequence[BenchmarkResult],
 
 # ------------------------------------------------------------------ several versions
 
-#: Characters of a version's name labelling its row (elided in the middle).
-VERSION_WIDTH = 24
 #: How much wider bold text is than :func:`text_width` measures.
 BOLD = 1.1
 BEST_COLOUR = "#2E7D32"
@@ -834,25 +889,29 @@ SAMPLE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#93786
 
 
 
-def _fitted(name: str, room: float) -> str:
-    """A version's name elided to VERSION_WIDTH characters, and further until it fits in
-    ``room`` points set in bold (a name of wide letters)."""
-    width = VERSION_WIDTH
-    text = elide(name, width)
-    while width > 5 and text_width(text) * BOLD > room:
-        width -= 1
-        text = elide(name, width)
-    return text
-
-
 def _labels(names: Sequence[str], limit: float) -> tuple[list[str], float]:
     """The versions' labels, and the width of the column they end in: that of the widest
-    label and a margin, at most ``limit`` points, the labels elided further to fit it."""
-    labels = [elide(name, VERSION_WIDTH) for name in names]
-    widest = max(text_width(label) for label in labels) + 12
-    if widest > limit:
-        labels = [_fitted(name, limit - 12) for name in names]
-    return labels, min(limit, widest)
+    label (in bold, as the best's is) and a margin, at most ``limit`` points. Each name is
+    elided to VERSION_WIDTH characters, and further until every label fits; labels of
+    different names stay different (see :func:`formatting.elide_apart`)."""
+    width = VERSION_WIDTH
+    labels = elide_apart(names, width)
+    while width > 5 and max(text_width(label) for label in labels) * BOLD + 12 > limit:
+        width -= 1
+        labels = elide_apart(names, width)
+    return labels, min(limit, max(text_width(label) for label in labels) * BOLD + 12)
+
+
+def _title(words: str, name: str, label: str, room: float) -> str:
+    """``words`` and ``label`` (``name`` elided), in bold in ``room`` points: ``name``
+    elided further when they do not fit."""
+    width = len(label)
+    text = words + label
+    while width > 5 and text_width(text) * BOLD > room:
+        width -= 1
+        text = words + elide(name, width)
+    return text
+
 
 def _axis_below(canvas: Canvas, axis: Axis, top: float, bottom: float, count: int = 5) -> None:
     """Ticks and labels under ``bottom``, light grid lines up to ``top``."""
@@ -911,6 +970,10 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
     height = bottom + 40
     canvas = Canvas(WIDTH, height)
     labels, label_width = _labels([s.name for s in ranking], 130.0)
+    baseline_label = next((label for standing, label in zip(ranking, labels, strict=True)
+                           if standing.baseline),
+                          elide_apart([s.name for s in ranking] + [results.baseline_name],
+                                      VERSION_WIDTH)[-1])
     gap = 26.0
     middle = label_width + (WIDTH - label_width - gap - 8) / 2
     values = [1.0]
@@ -935,8 +998,8 @@ def versions_forest_figure(results: VersionsResults) -> str | None:
         canvas.path(f"M{_n(one)} {_n(top)}V{_n(bottom)}", stroke=TEXT_COLOUR, width=0.8,
                     dash="3 2")
     canvas.text((left.start + left.end) / 2, top - 6,
-                f"speedup over the baseline {elide(results.baseline_name, VERSION_WIDTH)}",
-                anchor="middle", weight="bold")
+                _title("speedup over the baseline ", results.baseline_name, baseline_label,
+                       left.end - left.start + gap - 6), anchor="middle", weight="bold")
     canvas.text((right.start + right.end) / 2, top - 6, "the best's speedup over it",
                 anchor="middle", weight="bold")
     bars: dict[str, list[str]] = {}
@@ -997,7 +1060,7 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     row = 18.0
     top = 4.0
     bottom = top + row * len(rows)
-    height = bottom + 26
+    height = bottom + 16  # the axis' labels (its caption is the report's)
     canvas = Canvas(WIDTH, height)
     labels, label_width = _labels([name for name, _ in rows], 150.0)
     low = min(float(v.min()) for _, v in rows)
@@ -1026,10 +1089,5 @@ def versions_distribution_figure(benchmark: VersionsBenchmark, scale: TimeScale)
     canvas.path("".join(boxes), stroke="#000", width=0.8)
     canvas.path("".join(medians), stroke="#000", width=1.5)
     canvas.path("".join(means), fill="#000")
-    quantity = f"execution time ({scale.label})" if scale.label else "execution time"
-    canvas.text((axis.start + axis.end) / 2, height - 4,
-                f"{quantity}, top-level units: ticks = every unit, box = quartiles, dot = "
-                "mean; letters: a = fastest, versions sharing a letter are not told apart",
-                anchor="middle", size=SMALL_SIZE if FONT_SIZE > SMALL_SIZE else FONT_SIZE)
     return canvas.svg()
 

@@ -64,8 +64,8 @@ def _lay_out(run: _Run, task: _Task):
     """A task's PDF, and the distribution figures it drew for the HTML (data URIs). The
     warnings and errors reports come finished (pages numbered), the parts of the others as
     laid out (with the page each anchor fell on), to be joined."""
-    from speeduptest.render.html import Figures, ReportRenderer, draw_distributions
-    from speeduptest.render.pdf import join_and_number, lay_out
+    from speeduptest.render.html import Figures, ReportRenderer, anchor, draw_distributions
+    from speeduptest.render.pdf import join_and_number, lay_out, lay_out_sections
 
     uris = draw_distributions(run.results, task.indices) if run.html else {}
     if not run.pdf:
@@ -73,7 +73,11 @@ def _lay_out(run: _Run, task: _Task):
     drawn = Figures(*run.summary_figures, draw_distributions(run.results, task.indices, True))
     renderer = ReportRenderer(run.results, drawn, "pdf")
     if task.report == "benchmarks":
-        return task, uris, lay_out(renderer.render_benchmarks_part(task.indices))
+        # One page each: a benchmark that takes more is laid out again, densely.
+        sections = {anchor(index): index for index in task.indices}
+        return task, uris, lay_out_sections(
+            renderer.render_benchmarks_part(task.indices), list(sections),
+            lambda name: renderer.render_benchmarks_part([sections[name]], {sections[name]}))
     if task.report == "index":
         last = len(run.results.benchmarks) - 1
         return task, uris, lay_out(renderer.render_benchmarks_index(
@@ -81,7 +85,9 @@ def _lay_out(run: _Run, task: _Task):
             not task.pages or task.pages[-1][0] == last))
     if task.report == "global":
         return task, uris, lay_out(renderer.render_global_part(task.part))
-    return task, uris, join_and_number([lay_out(renderer.render(task.report)).pdf])
+    # (the warnings report lists whole the messages that densely laid out benchmarks cut)
+    return task, uris, join_and_number([lay_out(renderer.render(
+        task.report, dense=frozenset(task.indices))).pdf])
 
 
 def _parts(count: int, workers: int) -> list[_Task]:
@@ -157,7 +163,8 @@ def _render_reports(results: Results, html: bool, pdf: bool, workers: int,
         from speeduptest.render.pdf import join_and_number
 
         files["global.pdf"] = join_and_number([outputs[task].pdf for task in global_parts])
-        files.update({f"{name}.pdf": outputs[_Task(name)] for name in ("warnings", "errors")})
+        files["errors.pdf"] = outputs[_Task("errors")]
+        files["warnings.pdf"] = outputs[_warnings_task(parts, outputs)]
         files["benchmarks.pdf"] = _join_benchmarks(results, index_parts, parts, outputs)
     return files
 
@@ -184,9 +191,20 @@ def _lay_out_all(run: _Run, parts: list[_Task], global_parts: list[_Task], worke
                 progress(sum(len(done.indices) for done in outputs), total, "benchmark pages")
         if run.pdf:
             index = _index_parts(list(_benchmark_pages(parts, outputs)))
-            again = [task for task in index if task not in outputs]
+            again = [task for task in (*index, _warnings_task(parts, outputs))
+                     if task not in outputs]
             outputs.update((task, output) for task, _, output in parallel_map(_lay_out, again))
     return outputs, distributions, index
+
+
+def _warnings_task(parts: Sequence[_Task], outputs: dict) -> _Task:
+    """The warnings report as the benchmarks' pages need it: with the benchmarks laid out
+    densely (whose messages it then lists whole), laid out again when there are some."""
+    from speeduptest.render.html import anchor
+
+    dense = {anchor(index): index for part in parts for index in part.indices}
+    return _Task("warnings", tuple(sorted(dense[name] for part in parts
+                                          for name in outputs[part].dense)))
 
 
 def _schedule(first: list[_Task], long: list[_Task], parts: list[_Task],

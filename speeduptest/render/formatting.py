@@ -39,6 +39,64 @@ NAME_WIDTH, LONG_WIDTH, MESSAGE_WIDTH = 80, 200, 2000  # (elide's own default: N
 _SPACES = re.compile(r"(\s+)")
 
 
+#: The most characters of a warning's message, and of its advice, on a page of the
+#: per-benchmark PDF, where every benchmark has one A4 page: a longer one is cut at a word
+#: and says where it is whole (the warnings report). Messages (which differ between
+#: benchmarks) are left whole up to a length none of the protocol's reaches; the advice
+#: (the same for every warning of a kind) is always whole in the warnings report. A page
+#: that does not hold its benchmark so is laid out again densely: each message cut to a
+#: line (DENSE_MESSAGE), without the advice (the warnings report then lists those messages
+#: whole too).
+BRIEF_MESSAGE, BRIEF_ADVICE, DENSE_MESSAGE = 300, 110, 125
+
+
+def brief(text: str, width: int) -> str:
+    """``text`` whole when it has at most ``width`` characters, else cut after a word (in
+    its second half) and ended by an ellipsis, ``width`` characters at most."""
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    space = cut.rfind(" ")
+    if space > width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _cut(text: str, width: int, head: int) -> str:
+    """``text`` cut to ``width`` characters by an ellipsis after its first ``head``."""
+    if len(text) <= width:
+        return text
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
+def elide_apart(names: Sequence[str], width: int = NAME_WIDTH) -> list[str]:
+    """Each of ``names`` elided in the middle to ``width`` characters (as :func:`elide`),
+    and labels that tell apart names that differ: where two would read the same (names that
+    share their ends), the ellipsis moves, and the width grows only if no place of it does.
+    Labels of the same names: the same labels."""
+    distinct = list(dict.fromkeys(names))
+    labels = [elide(name, width) for name in distinct]
+    longest = max((len(name) for name in distinct), default=0)
+    size = width
+    while len(set(labels)) < len(labels) and size < longest:
+        # The cuts that keep most of both ends first, then the nearest to elide's.
+        default = (size - 1) // 3
+        heads = sorted(range(size - 1), key=lambda head: (-min(head, size - 1 - head),
+                                                          abs(head - default)))
+        found = next((tried for tried in ([_cut(name, size, head) for name in distinct]
+                                          for head in heads)
+                      if len(set(tried)) == len(tried)), None)
+        if found is not None:
+            labels = found
+            break
+        size += 1
+    else:
+        if len(set(labels)) < len(labels):
+            labels = distinct
+    by_name = dict(zip(distinct, labels, strict=True))
+    return [by_name[name] for name in names]
+
+
 def elide_long(text: str) -> str:
     """A name in a heading, or a path or a command line in a line of text."""
     return elide(text, LONG_WIDTH)
@@ -51,6 +109,29 @@ def elide_message(text: str) -> str:
         return text
     text = "".join(elide(part, LONG_WIDTH) for part in _SPACES.split(text))
     return elide(text, MESSAGE_WIDTH)
+
+
+#: The most characters of a version's name in a table's cell or a figure's label, where
+#: several names share a line (elided in the middle, told apart: :func:`elide_apart`).
+VERSION_WIDTH = 24
+#: The most characters of what a report's running title names: at the top of every page
+#: (7.5 pt), it stays on one line.
+SUBJECT_WIDTH = 72
+
+
+def subject(results: Results | VersionsResults) -> str:
+    """What a report is about, for its running title and the browser's tab: the compared
+    versions' names (each elided and told apart), else the config's or files' names."""
+    source = results.source
+    if isinstance(results, VersionsResults):
+        if source.config:
+            return elide(source.short, SUBJECT_WIDTH)
+        count = len(results.versions)
+        width = max(VERSION_WIDTH // 2, (SUBJECT_WIDTH + 2) // count - 2)
+        return elide(", ".join(elide_apart(results.versions, width)), SUBJECT_WIDTH)
+    if source.names:
+        return " vs ".join(elide_apart(source.names, (SUBJECT_WIDTH - 4) // 2))
+    return elide(source.short, SUBJECT_WIDTH)
 
 
 # ---------------------------------------------------------------- numbers

@@ -12,7 +12,7 @@ import base64
 import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -45,15 +45,21 @@ from speeduptest.notices import Notice, tally
 from speeduptest.render import figures
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
+    BRIEF_ADVICE,
+    BRIEF_MESSAGE,
     CALL_ORDER,
+    DENSE_MESSAGE,
+    VERSION_WIDTH,
     TimeScale,
     answer_sentence,
     benchmark_scale,
+    brief,
     by_call,
     calls_basis,
     change,
     correction_short,
     elide,
+    elide_apart,
     elide_long,
     elide_message,
     gain,
@@ -62,6 +68,7 @@ from speeduptest.render.formatting import (
     number,
     plural,
     speedup,
+    subject,
     threshold,
     time_scale,
 )
@@ -248,15 +255,23 @@ def _data_uri(svg: str) -> str:
 
 #: Height in points of a distribution figure in the browser, and on a PDF page (where it
 #: shares its benchmark's page with everything else, its axes named by the caption).
-DISTRIBUTION_HEIGHT, DISTRIBUTION_PDF_HEIGHT = 136.0, 110.0
+DISTRIBUTION_HEIGHT, DISTRIBUTION_PDF_HEIGHT = 136.0, 100.0
+#: Width in points of a benchmark's figures on a PDF page: the distributions and the run
+#: sequence side by side, each half the A4 text area (184 mm, templates/report.css) less
+#: half the gap between them; drawn at that width, their text keeps its size (7 pt).
+PDF_FIGURE_WIDTH = 255.0
 
 
 def distribution_uri(benchmark: BenchmarkResult, placed: bool = False) -> str:
     """The figure as a data URI; ``placed``: the PDF's variant, its text placed (see
-    :class:`figures.Canvas`) and without axis titles (the caption names the axes)."""
-    return _data_uri(figures.distribution_figure(
-        benchmark.analysis, benchmark_scale(benchmark), placed,
-        DISTRIBUTION_PDF_HEIGHT if placed else DISTRIBUTION_HEIGHT, titles=not placed))
+    :class:`figures.Canvas`), half the page wide and without axis titles (the caption names
+    the axes)."""
+    if placed:
+        return _data_uri(figures.distribution_figure(
+            benchmark.analysis, benchmark_scale(benchmark), True, DISTRIBUTION_PDF_HEIGHT,
+            titles=False, width=PDF_FIGURE_WIDTH))
+    return _data_uri(figures.distribution_figure(benchmark.analysis, benchmark_scale(benchmark),
+                                                 height=DISTRIBUTION_HEIGHT))
 
 
 def draw_forest(results: Results) -> tuple[ForestImage, ...]:
@@ -286,7 +301,7 @@ def draw_distributions(results: Results, indices: Iterable[int],
 
 ROLES = ("initial", "optimized")
 #: Height in points of a run-sequence plot in the browser and on a PDF page.
-SEQUENCE_HEIGHT, SEQUENCE_PDF_HEIGHT = 130.0, 88.0
+SEQUENCE_HEIGHT, SEQUENCE_PDF_HEIGHT = 130.0, DISTRIBUTION_PDF_HEIGHT
 
 
 def series_class(validity: SideValidity) -> str:
@@ -366,7 +381,8 @@ def sequence_image(benchmark: BenchmarkResult, placed: bool = False) -> Sequence
     sides = benchmark.validity
     figure = figures.run_sequence_figure(
         sides, benchmark_scale(benchmark), placed,
-        SEQUENCE_PDF_HEIGHT if placed else SEQUENCE_HEIGHT, titles=not placed)
+        SEQUENCE_PDF_HEIGHT if placed else SEQUENCE_HEIGHT, titles=not placed,
+        width=PDF_FIGURE_WIDTH if placed else figures.WIDTH)
     invocations = max(len(side.series) for side in sides)
     parts = ["of every run in measurement order, initial left, optimized right"
              + (", each side's invocations side by side (numbered below)"
@@ -588,6 +604,22 @@ def tests_grid(benchmark: BenchmarkResult) -> Grid:
                 frozenset({muted}), tuple(notes))
 
 
+def levels_grid(benchmark: BenchmarkResult) -> Grid:
+    """The Kalibera–Jones variance components of each side of a hierarchical sample (its
+    effect size's), the top level first: the mean number of units per unit of the level
+    above, S² and T² in the square of the benchmark's display unit."""
+    effect, scale = benchmark.effect, benchmark_scale(benchmark)
+    squared = f" ({scale.label}²)" if scale.label else ""
+    rows = tuple((elide(components.level_names[level]), side,
+                  number(components.n[level], 3), variance(components.s2[level], scale),
+                  variance(components.t2[level], scale))
+                 for side, components in (("initial", effect.initial),
+                                          ("optimized", effect.optimized))
+                 for level in reversed(range(len(components.level_names))))
+    return Grid(("level", "side", "units", f"S²{squared}", f"T²{squared} added"), rows,
+                (False, False, True, True, True))
+
+
 # ---------------------------------------------------------------- the per-benchmark index
 
 
@@ -626,10 +658,39 @@ def environment() -> jinja2.Environment:
                        proportion_caveat=proportion_caveat)
     env.globals.update(interval=interval, aggregate_methods=AGGREGATE_METHODS,
                        describe_grid=describe_grid, tests_grid=tests_grid,
+                       levels_grid=levels_grid, brief_notice=brief_notice,
                        suite_covers=SUITE_INTERVAL_COVERS,
                        population_covers=POPULATION_INTERVAL_COVERS,
                        population_caveat=POPULATION_CAVEAT, call_rank=CALL_RANK)
     return env
+
+
+@dataclass(frozen=True)
+class BriefNotice:
+    """A warning as a page of the per-benchmark PDF shows it: its message and advice cut
+    to BRIEF_MESSAGE and BRIEF_ADVICE characters (densely: the message to DENSE_MESSAGE,
+    and no advice), whether anything was cut or left out, and the heading it is under in
+    the warnings report (where it is whole)."""
+
+    message: str
+    advice: str
+    shortened: bool
+    title: str
+
+
+def notice_title(notice: Notice) -> str:
+    """The heading of a warning's kind in the warnings report."""
+    return NOTICE_TITLES.get(notice.code, notice.code.replace("-", " ").capitalize())
+
+
+def brief_notice(notice: Notice, dense: bool = False) -> BriefNotice:
+    message, advice = elide_message(notice.message), elide_message(notice.advice)
+    if dense:
+        return BriefNotice(brief(message, DENSE_MESSAGE), "", len(message) > DENSE_MESSAGE,
+                           notice_title(notice))
+    return BriefNotice(brief(message, BRIEF_MESSAGE), brief(advice, BRIEF_ADVICE),
+                       len(message) > BRIEF_MESSAGE or len(advice) > BRIEF_ADVICE,
+                       notice_title(notice))
 
 
 @dataclass(frozen=True)
@@ -653,6 +714,15 @@ class NoticeGroup:
     def advice(self) -> list[str]:
         return list(dict.fromkeys(notice.advice for _, _, notice in self.entries))
 
+    def shortened(self, dense: Collection[int] = ()) -> list[tuple[int, BenchmarkResult, Notice]]:
+        """The warnings whose message the per-benchmark PDF shortens (see brief_notice; the
+        benchmarks of ``dense`` were laid out densely), but the one the group shows whole:
+        the PDF of this report lists them whole."""
+        shown = self.entries[0][2].message
+        return [(index, benchmark, notice) for index, benchmark, notice in self.entries
+                if notice.message != shown and len(elide_message(notice.message)) > (
+                    DENSE_MESSAGE if index in dense else BRIEF_MESSAGE)]
+
 
 def notice_groups(benchmarks: Sequence[tuple[int, BenchmarkResult]]) -> list[NoticeGroup]:
     """The benchmarks' warnings grouped by kind, the kinds that concern most benchmarks
@@ -661,8 +731,8 @@ def notice_groups(benchmarks: Sequence[tuple[int, BenchmarkResult]]) -> list[Not
     for index, benchmark in benchmarks:
         for notice in benchmark.notices:
             entries.setdefault(notice.code, []).append((index, benchmark, notice))
-    groups = [NoticeGroup(code, NOTICE_TITLES.get(code, code.replace("-", " ").capitalize()),
-                          tuple(found)) for code, found in entries.items()]
+    groups = [NoticeGroup(code, notice_title(found[0][2]), tuple(found))
+              for code, found in entries.items()]
     return sorted(groups, key=lambda group: -len(group.benchmarks))
 
 
@@ -726,6 +796,7 @@ class ReportRenderer:
         ci_header, ci_per_row = call_columns(results)
         self.context = {
             "results": results,
+            "subject": subject(results),
             "benchmarks": benchmarks,
             "figures": drawn,
             "anchor": anchor,
@@ -757,6 +828,7 @@ class ReportRenderer:
             "show_index": True,
             "show_header": True,
             "show_footer": True,
+            "dense": frozenset(),  # benchmarks laid out densely (render_benchmarks_part)
             "measurement_quality": self.measurement_quality,
             "run_sequence": self.run_sequence,
             "has_sequence": has_sequence,
@@ -794,12 +866,16 @@ class ReportRenderer:
                            closing=part.closing, show_header=part.opening,
                            show_footer=part.closing)
 
-    def render_benchmarks_part(self, indices: Sequence[int]) -> str:
+    def render_benchmarks_part(self, indices: Sequence[int],
+                               dense: Collection[int] = ()) -> str:
         """Part of the per-benchmark report, laid out on its own and joined after the index
-        with the other parts into one PDF."""
+        with the other parts into one PDF. The benchmarks of ``dense`` are laid out more
+        densely (their warnings without what to do, which the warnings report gives), for
+        a page that would not hold them otherwise (see pdf.lay_out_sections)."""
         results = self.context["results"]
         return self.render("benchmarks", benchmarks=[(i, results.benchmarks[i]) for i in indices],
-                           show_index=False, show_header=False, show_footer=False)
+                           show_index=False, show_header=False, show_footer=False,
+                           dense=frozenset(dense))
 
     def render_benchmarks_index(self, pages: dict[int, int], first: bool = True,
                                 last: bool = True) -> str:
@@ -930,11 +1006,18 @@ class VersionsRenderer:
     def __init__(self, results: VersionsResults, forest: str | None,
                  distributions: dict[int, str], link_extension: str) -> None:
         self.env = environment()
-        self.env.filters.update(threshold=threshold)
+        # A version's name in a table's cell, where names share a line: elided to
+        # VERSION_WIDTH, told apart (its whole name heads the page and the ranking).
+        labels = dict(zip(results.versions, elide_apart(results.versions, VERSION_WIDTH),
+                          strict=True))
+        self.env.filters.update(threshold=threshold,
+                                vlabel=lambda name: labels.get(name) or elide(name,
+                                                                              VERSION_WIDTH))
         lower, upper = threshold_band(results.settings.threshold)
         rows = version_rows(results)
         self.context = {
             "results": results,
+            "subject": subject(results),
             "rows": rows,
             # the matrix's filter: every call, and "error" if a row has one
             "matrix_calls": (*CALL_ORDER, *(("error",) if any(
@@ -956,6 +1039,8 @@ class VersionsRenderer:
             "comparisons_per_benchmark": len(results.comparisons),
             "show_header": True,
             "show_footer": True,
+            "dense": frozenset(),  # benchmarks laid out densely (render_benchmarks_part)
+            "brief_notice": brief_notice,
         }
 
     def render(self, name: str, **overrides: object) -> str:
@@ -963,10 +1048,27 @@ class VersionsRenderer:
         return template.render({**self.context, "report": name, "title": VERSIONS_TITLES[name],
                                 **overrides})
 
-    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool) -> str:
+    def render_benchmarks_part(self, indices: Sequence[int], first: bool, last: bool,
+                               dense: Collection[int] = ()) -> str:
+        """Benchmarks' pages (the first part with the report's header, the last with its
+        footer); those of ``dense`` laid out densely, as ReportRenderer's."""
         all_rows = self.context["rows"]
         return self.render("benchmarks", rows=[all_rows[i] for i in indices],
-                           show_header=first, show_footer=last)
+                           show_header=first, show_footer=last, dense=frozenset(dense))
+
+    def lay_out_benchmarks(self, indices: Sequence[int], first: bool, last: bool) -> bytes:
+        """The benchmarks' pages as PDF, one page each (see pdf.lay_out_sections)."""
+        from speeduptest.render.pdf import lay_out_sections
+
+        sections = {anchor(index): index for index in indices}
+
+        def denser(name: str) -> str:
+            index = sections[name]
+            return self.render_benchmarks_part([index], first and index == indices[0],
+                                               last and index == indices[-1], {index})
+
+        return lay_out_sections(self.render_benchmarks_part(indices, first, last),
+                                list(sections), denser).pdf
 
 
 def draw_version_distributions(results: VersionsResults, indices: Sequence[int]) -> dict[int, str]:
@@ -1002,8 +1104,7 @@ def _task(results: VersionsResults, pdf: bool, part: tuple[tuple[int, ...], bool
     if not pdf:
         return uris, {}
     renderer = VersionsRenderer(results, None, uris, "pdf")
-    return uris, {"benchmarks": html_to_pdf(renderer.render_benchmarks_part(indices, first,
-                                                                            last))}
+    return uris, {"benchmarks": renderer.lay_out_benchmarks(indices, first, last)}
 
 
 def _parts(count: int, workers: int) -> list[tuple[tuple[int, ...], bool, bool]]:

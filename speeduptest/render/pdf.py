@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pypdf
@@ -47,15 +47,49 @@ class LaidOut:
     pdf: bytes
     anchors: dict[str, int]
     pages: int
+    dense: tuple[str, ...] = ()  # the sections laid out again densely (lay_out_sections)
 
 
 def lay_out(html: str) -> LaidOut:
-    document = HTML(string=html, base_url=".").render()
+    return _laid_out(HTML(string=html, base_url=".").render())
+
+
+def _laid_out(document, dense: Sequence[str] = ()) -> LaidOut:
     anchors: dict[str, int] = {}
     for number, page in enumerate(document.pages):
         for name in page.anchors:
             anchors.setdefault(name, number)
-    return LaidOut(document.write_pdf(), anchors, len(document.pages))
+    return LaidOut(document.write_pdf(), anchors, len(document.pages), tuple(dense))
+
+
+def lay_out_sections(html: str, sections: Sequence[str],
+                     denser: Callable[[str], str]) -> LaidOut:
+    """Lay out ``html``, whose sections (the ids ``sections``, in order) each start a page
+    and should take one: a section that took more is laid out again on its own from
+    ``denser(id)`` (the same section, laid out more densely), and its pages replace its
+    own when they are fewer. Pages of several layouts make one document (weasyprint's
+    Document.copy takes pages of any document)."""
+    document = HTML(string=html, base_url=".").render()
+    total = len(document.pages)
+    starts: dict[str, int] = {}
+    for number, page in enumerate(document.pages):
+        for name in page.anchors:
+            starts.setdefault(name, number)
+    found = [(name, starts[name]) for name in sections if name in starts]
+    spans = [(name, start, stop) for (name, start), stop
+             in zip(found, [start for _, start in found[1:]] + [total], strict=True)]
+    if all(stop - start <= 1 for _, start, stop in spans):
+        return _laid_out(document)
+    pages, dense = list(document.pages[:spans[0][1]]), []
+    for name, start, stop in spans:
+        own = document.pages[start:stop]
+        if len(own) > 1:
+            again = HTML(string=denser(name), base_url=".").render().pages
+            if len(again) < len(own):
+                own = again
+                dense.append(name)
+        pages += own
+    return _laid_out(document.copy(pages), dense)
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,13 @@ from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
 from speeduptest.render.formatting import (
     AGGREGATE_METHODS,
+    VERSION_WIDTH,
     answer_sentence,
     benchmark_scale,
     by_call,
     change,
     elide,
+    elide_apart,
     elide_message,
     gain,
     interval,
@@ -289,8 +291,10 @@ def _matrix_lines(benchmarks: list[str], names: list[str], cells: list[list[str]
 
 def _matrix(results: VersionsResults) -> tuple[list[str], bool]:
     """The speedups over the baseline, with each version's mean before them where the
-    matrix stays within MATRIX_WIDTH columns (and whether it does)."""
-    names = [elide(name) for name in results.versions]
+    matrix stays within MATRIX_WIDTH columns (and whether it does). Each column is headed
+    by its version's name elided to VERSION_WIDTH (and told apart): the ranking above gives
+    the names whole."""
+    names = elide_apart(results.versions, VERSION_WIDTH)
     cells = [[_cell(results, b, i, v) for v in range(len(names))]
              for i, b in enumerate(results.benchmarks)]
     benchmarks = [elide(b.name) for b in results.benchmarks]
