@@ -40,8 +40,8 @@ def timer_resolution(read: Mapping[str, Sample], unit: str | None, settings: Set
     stated = next(iter(read.values())).unit is not None  # (both sides alike: _unit_errors)
     factor = 1.0 if stated or unit is None else UNITS[unit]  # file's unit → as analysed
     label = "s" if stated else unit
-    found, how = _resolution(np.unique(np.concatenate([distinct[role] for role in limited])),
-                             factor, label is not None, settings)
+    pooled = sorted({value for role in limited for value in distinct[role].tolist()})
+    found, how = _resolution(pooled, factor, label is not None, settings)
     resolutions = tuple(SideResolution(found, how) if role in limited and found is not None
                         else None for role in read)
     notices = tuple(_notice(role, read[role], distinct[role], found, how, factor, label,
@@ -63,7 +63,7 @@ def _limited(sample: Sample) -> np.ndarray | None:
     return ordered[np.concatenate(([True], changes))]
 
 
-def _resolution(pooled: np.ndarray, factor: float, unit_known: bool, settings: Settings
+def _resolution(pooled: list[float], factor: float, unit_known: bool, settings: Settings
                 ) -> tuple[float | None, str]:
     """The resolution in the unit as analysed and where it comes from ("given", or
     "detected": None when the values show none; given as 0: None, the values are exact). A

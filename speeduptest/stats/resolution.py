@@ -41,7 +41,9 @@ Sci. Technol. 8, 1997; B. Widrow, I. Kollár, "Quantization Noise", Cambridge UP
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -91,27 +93,28 @@ def is_quantised(distinct: int) -> bool:
     return distinct <= FEW_DISTINCT
 
 
-def common_spacing(distinct: np.ndarray) -> float | None:
+def common_spacing(distinct: Sequence[float] | np.ndarray) -> float | None:
     """The largest step r such that every difference between the sorted ``distinct`` values
     is a whole multiple of it (within :data:`SPACING_TOLERANCE` of a step): the smallest gap
     divided by the first of 1, 2, …, :data:`MAX_DIVISOR` that divides every difference. With
     two values it is their difference, the coarsest resolution they allow (an upper bound:
     the timer may be finer). None for fewer than two values, for gaps that are only the
-    floats' rounding, or when no such step divides them all."""
-    values = np.asarray(distinct, dtype=float)
-    if values.size < 2:
+    floats' rounding, or when no such step divides them all. (On Python floats: a handful
+    of values, where each numpy call would cost more than the arithmetic.)"""
+    values = [float(value) for value in distinct]
+    if len(values) < 2:
         return None
-    offsets = values[1:] - values[0]
-    smallest = float(np.min(np.diff(values)))
-    slack = _FLOAT_SLACK * float(np.spacing(np.max(np.abs(values))))
+    offsets = [value - values[0] for value in values[1:]]
+    smallest = min(high - low for low, high in itertools.pairwise(values))
+    slack = _FLOAT_SLACK * math.ulp(max(abs(values[0]), abs(values[-1])))
     if not smallest > slack:
         return None
     for divisor in range(1, MAX_DIVISOR + 1):
         step = smallest / divisor
-        multiples = np.round(offsets / step)
-        if np.all(np.abs(offsets - multiples * step) <= SPACING_TOLERANCE * step + slack):
+        if all(abs(offset - round(offset / step) * step) <= SPACING_TOLERANCE * step + slack
+               for offset in offsets):
             # The largest difference over its count of steps: the step to the most digits.
-            return float(offsets[-1] / multiples[-1])
+            return offsets[-1] / round(offsets[-1] / step)
     return None
 
 
