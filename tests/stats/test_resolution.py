@@ -15,8 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.stats.change import call_fieller_bounds, decide_calls, fieller_p_value
-from speeduptest.stats.effect_size import effect_inputs_of
+from speeduptest.stats.change import (
+    MeanRatio,
+    call_fieller_bounds,
+    decide_calls,
+    fieller_p_value,
+)
+from speeduptest.stats.effect_size import effect_inputs, effect_inputs_of
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.resolution import (
     SideResolution,
@@ -59,6 +64,12 @@ def test_the_floored_interval_agrees_with_r(case):
     assert (r_x, r_y) == (pytest.approx(case["r_x"], rel=1e-9),
                           pytest.approx(case["r_y"], rel=1e-9))
     ratio = _ratio([(x, y)], [[r_x, r_y]])
+    # The same from the means and variances alone (MeanRatio.floored).
+    by_hand = MeanRatio.of([(x.mean(), x.var(ddof=1) / x.size, x.size - 1,
+                             y.mean(), y.var(ddof=1) / y.size, y.size - 1)]).floored(
+        relative_floor(r_x, x.mean()), relative_floor(r_y, y.mean()))
+    for name in ("initial_relative_variance", "optimized_relative_variance"):
+        assert getattr(by_hand, name)[0] == pytest.approx(getattr(ratio, name)[0], rel=1e-12)
     for mean, variance, relative in ((x.mean(), case["vx"], ratio.initial_relative_variance),
                                      (y.mean(), case["vy"], ratio.optimized_relative_variance)):
         assert relative[0] == pytest.approx(variance / mean**2, rel=1e-9)
@@ -188,6 +199,18 @@ def test_the_floored_interval_contains_the_unfloored_one(pair, extra, level):
     assert floored[1][0] >= plain[1][0] * (1 - 1e-12)
     assert fieller_p_value(_ratio([(x, y)], [r]))[0] >= (
         fieller_p_value(_ratio([(x, y)]))[0] * (1 - 1e-9))
+
+
+@SETTINGS
+@given(pair=quantised_pairs())
+def test_a_pair_alone_and_among_others_has_the_same_floored_ratio(pair):
+    """effect_inputs (one pair, the path of hierarchies) and effect_inputs_of (flat samples
+    as rows of arrays) floor alike, to the bit."""
+    x, y, _ = pair
+    r = _resolutions(x, y, None)
+    alone = effect_inputs(Hierarchy.flat(x), Hierarchy.flat(y), r).ratio
+    among = _ratio([(y, x), (x, y)], [r[::-1], r]).row(1)
+    assert alone.stacked().tolist() == among.stacked().tolist()
 
 
 @SETTINGS
