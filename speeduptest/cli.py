@@ -131,6 +131,27 @@ def _threshold(text: str) -> float:
     return value
 
 
+def _resolution(text: str) -> tuple[float, str | None]:
+    """A timer's resolution: a duration (1us, 0.5ms, 1e-6s; in seconds, unit "s") or a bare
+    number (in the unit of the values as analysed, unit None)."""
+    from speeduptest.inputs.config import UNITS  # (only when the option is given)
+
+    stripped = text.strip()
+    unit = next((name for name in sorted(UNITS, key=len, reverse=True)
+                 if stripped.lower().endswith(name)), None)
+    number = stripped[:len(stripped) - len(unit)].strip() if unit else stripped
+    try:
+        value = _number(number)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a resolution: a number, with a unit of "
+            f"{', '.join(name for name in UNITS if name != 'μs')} or without one "
+            "(e.g. 1us, 0.5ms, 1e-6)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text}: the resolution must be 0 or more")
+    return (value * UNITS[unit], "s") if unit else (value, None)
+
+
 def _warmup(text: str) -> str:
     """auto, none, or a number of values (0 is none)."""
     word = text.strip().lower()
@@ -237,6 +258,15 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fail-on-slowdown", action="store_true",
                         help="exit with status 3 when some benchmark is called slower (its "
                              "corrected interval lies below 1/(1 + τ)); for CI")
+    parser.add_argument("--resolution", type=_resolution, default=None,
+                        metavar="DURATION",
+                        help="the timer's resolution: the mean of a sample whose values take "
+                             "at most 3 distinct values is uncertain by at least resolution/√12 "
+                             "in the intervals and the calls. A duration (1us, 0.5ms, 1ns) "
+                             "for samples whose unit is known (a tool's files, a config's "
+                             "unit column), or a bare number in the unit of the values; 0: "
+                             "the values are exact (counts), no floor (default: detected "
+                             "from the spacing of those values)")
     parser.add_argument("--warmup", type=_warmup, default=defaults.warmup,
                         metavar="auto|none|N",
                         help="what to leave out of each invocation's values, in measurement "
@@ -608,6 +638,8 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         fail_on_slowdown=args.fail_on_slowdown,
         warmup=args.warmup,
         dependence=args.dependence,
+        resolution=args.resolution[0] if args.resolution else None,
+        resolution_unit=args.resolution[1] if args.resolution else None,
     )
     run = RunInfo(
         command=shlex.join(["speeduptest", *arguments]),

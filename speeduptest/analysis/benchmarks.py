@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from speeduptest import __version__
+from speeduptest.analysis.resolution import timer_resolution
 from speeduptest.analysis.transforms import MIN_VALUES, ReadPair
 from speeduptest.analysis.validity import (
     power_of_thousand,
@@ -109,37 +110,12 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
-#: A sample whose values take at most this many distinct values is limited by its timer.
-FEW_DISTINCT = 3
-
-
-def _resolution_notice(role: str, sample: Sample) -> Notice | None:
-    """What to say of a sample of identical values, or of only a few distinct ones: the
-    timer's resolution, not the program, decides its spread, and no interval can be more
-    precise than the timer."""
-    values = sample.data.values() if sample.data is not None else None
-    if values is None or values.size < 2:
-        return None
-    distinct = np.unique(values)
-    if distinct.size > FEW_DISTINCT:
-        return None
-    shown = ", ".join(f"{value:.6g}" for value in distinct)
-    what = (f"are all identical ({shown})" if distinct.size == 1 else
-            f"take only {distinct.size} distinct values ({shown})")
-    return Notice(
-        "timer-resolution",
-        f"The {role} times of {sample.path} {what}: the timer's resolution, not the program, "
-        "sets their spread, and the interval cannot be more precise than the timer.",
-        "Measure with a finer timer, or time more work per value (more iterations per "
-        "measurement) so that the resolution is small against the time.")
-
-
 #: (The analysis's name for a comparison read and transformed.)
 _Pair = ReadPair
 
 
-def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles
-                     ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles,
+                     settings: Settings) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once from
     ``files`` (the experiment's)."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
@@ -151,14 +127,16 @@ def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleF
         for index, (spec, keys) in enumerate(keyed, start=1):
             found = [source(key, file) for key, file in
                      zip(keys, (spec.initial, spec.optimized), strict=False)]
-            yield _read_benchmark(index, spec, found, config)
+            yield _read_benchmark(index, spec, found, config, settings)
 
 
 def _read_benchmark(
     index: int, spec: BenchmarkSpec, sources: list[SourceFile], config: str,
+    settings: Settings,
 ) -> tuple[BenchmarkResult, _Pair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable.
-    ``sources``: its files (initial, optimized; none for a spec with errors)."""
+    ``sources``: its files (initial, optimized; none for a spec with errors); ``settings``:
+    the run's (its --resolution)."""
     if spec.errors:
         return BenchmarkResult(
             name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
@@ -171,21 +149,24 @@ def _read_benchmark(
         read[role] = select(source, selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
+    # (a benchmark whose sides' units differ is the unit transform's error)
+    timer, resolution = (((), (None, None))
+                         if errors or (initial.unit is None) != (optimized.unit is None)
+                         else timer_resolution(read, spec.unit, settings))
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
         errors=tuple(errors), unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
                           if sample.notes),
-        input_notices=initial.notices + optimized.notices + tuple(
-            notice for role, sample in read.items() if not errors
-            for notice in (_resolution_notice(role, sample),) if notice is not None))
+        input_notices=initial.notices + optimized.notices + timer)
     if errors:
         return result, None
     return result, ReadPair(index, spec.weight, spec.alpha, initial.data, optimized.data,
                             paths=(initial.path, optimized.path),
                             tools=(sources[0].format, sources[1].format),
-                            units=(initial.unit, optimized.unit), declared_unit=spec.unit)
+                            units=(initial.unit, optimized.unit), declared_unit=spec.unit,
+                            resolution=resolution)
 
 
 def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
@@ -328,7 +309,8 @@ def _analyse_pairs(
     # child computes it (or a thread) while this one runs the tests and decisions.
     with _shared_intervals_beside(helper, settings, pairs, shared) as pending:
         batched = _batched_parts(pairs, settings.large_sample)
-        inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
+        inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs],
+                                          _resolutions(pairs))
         confidences = np.array([complement(pair.alpha) for pair in pairs])
         fieller = fieller_intervals(ratios, confidences)
         delta = delta_intervals(ratios, confidences)
@@ -374,9 +356,23 @@ def _analyse_pairs(
             interval = bootstrap_interval(*drawn, confidence)
         effect = effect_size(pair.initial, pair.optimized, confidence,
                              inputs=inputs[position], bootstrap=interval,
-                             fieller=fieller[position], delta=delta[position])
+                             fieller=fieller[position], delta=delta[position],
+                             resolution=pair.resolution)
         analysed.append(_Analysed(analysis, effect, reverse))
     return analysed, aggregate, ratios
+
+
+def _resolutions(pairs: list[_Pair]) -> np.ndarray | None:
+    """The timer resolutions that bound the pairs' means, (initial, optimized) per pair (0:
+    none), for effect_inputs_of; None when no pair has one (nearly every run)."""
+    bounded = [(position, pair.resolution) for position, pair in enumerate(pairs)
+               if pair.resolution != (None, None)]
+    if not bounded:
+        return None
+    resolutions = np.zeros((len(pairs), 2))
+    for position, sides in bounded:
+        resolutions[position] = [0.0 if side is None else side.value for side in sides]
+    return resolutions
 
 
 @contextlib.contextmanager
@@ -473,7 +469,7 @@ class _Plan:
     def ready(self, pair: _Pair, largest_weight: float) -> _Pair:
         """``pair`` as this plan analyses it (its weight relative to the largest)."""
         return _Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
-                     pair.optimized, paths=pair.paths)
+                     pair.optimized, paths=pair.paths, resolution=pair.resolution)
 
     def redone(self, final: _Plan, pairs: list[_Pair], collected: _Collected) -> list[_Pair]:
         """The benchmarks analysed with this plan that ``final`` (the run's, once every
@@ -607,7 +603,7 @@ def _analyse_benchmarks(
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[_Pair] = []  # read, not yet analysed
     aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
-    with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
+    with contextlib.closing(_read_benchmarks(specs, source.label, files, settings)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:

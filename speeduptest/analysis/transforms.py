@@ -25,6 +25,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from speeduptest.analysis.resolution import Resolutions
 from speeduptest.analysis.validity import check_pairs
 from speeduptest.inputs.config import UNITS
 from speeduptest.inputs.experiment import Experiment, Transform, with_run_alpha
@@ -55,6 +56,8 @@ class ReadPair:
     # What the measurement checks found, and their warnings.
     validity: tuple[SideValidity, SideValidity] | None = None
     notices: tuple[Notice, ...] = ()
+    # Per side, the timer's resolution that bounds its mean (analysis.resolution), or None.
+    resolution: Resolutions = (None, None)
 
 
 @dataclass(frozen=True)

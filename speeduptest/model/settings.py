@@ -22,6 +22,7 @@ from speeduptest.stats.defaults import (
     DEFAULT_DEPENDENCE,
     DEFAULT_LARGE_SAMPLE,
     DEFAULT_PRECISION,
+    DEFAULT_RESOLUTION,
     DEFAULT_SEED,
     DEFAULT_THRESHOLD,
     DEFAULT_WARMUP,
@@ -52,6 +53,13 @@ class Settings:
     dependence: str = DEFAULT_DEPENDENCE
     # How the aggregate intervals are made: "delta" (default) or "bootstrap".
     aggregate_interval: str = DEFAULT_AGGREGATE_INTERVAL
+    # The timer's resolution (--resolution), the least uncertainty of the mean of a sample of
+    # at most 3 distinct values; None: detected from their spacing.
+    resolution: float | None = DEFAULT_RESOLUTION
+    # Its unit: "s" (a duration, for the samples whose unit is known), or None (a number in
+    # the unit of the values as analysed: seconds where the unit is known, else the plain
+    # samples' own).
+    resolution_unit: str | None = None
 
     @property
     def confidence(self) -> float:

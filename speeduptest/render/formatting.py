@@ -23,7 +23,7 @@ from speeduptest.model.wording import percent_level as level
 from speeduptest.notices import elide
 
 if TYPE_CHECKING:
-    from speeduptest.model.results import BenchmarkResult, Results, Unpaired
+    from speeduptest.model.results import BenchmarkResult, Results, Settings, Unpaired
     from speeduptest.model.versions import VersionStanding
 
 
@@ -336,6 +336,19 @@ def mean_time(value: float, scale: TimeScale) -> str:
     if not scale.label:
         return number(value * scale.factor, 4)
     return f"{number(value * scale.factor, 3)} {scale.label}"
+
+
+def resolution_setting(settings: Settings) -> str:
+    """The run's --resolution in words, for the reports' settings."""
+    scope = "for a sample whose values take at most 3 distinct values"
+    if settings.resolution is None:
+        return f"detected from the spacing of the values, {scope}"
+    if settings.resolution == 0:
+        return "0 (--resolution): the values are taken as exact, no floor"
+    scale = time_scale(settings.resolution_unit, settings.resolution)
+    value = f"{settings.resolution * scale.factor:.6g}"
+    shown = f"{value} {scale.label}" if scale.label else f"{value} in the unit of the values"
+    return f"{shown} (--resolution), {scope}"
 
 
 def benchmark_scale(benchmark: BenchmarkResult) -> TimeScale:

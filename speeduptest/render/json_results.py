@@ -148,7 +148,7 @@ def _components(components: VarianceComponents) -> dict[str, Any]:
 
 
 def _effect(effect: EffectSize) -> dict[str, Any]:
-    return {
+    entry = {
         "speedup": effect.speedup,
         "confidence": effect.confidence,
         "intervals": {"fieller": _interval(effect.fieller), "delta": _interval(effect.delta),
@@ -158,6 +158,12 @@ def _effect(effect: EffectSize) -> dict[str, Any]:
         "variance_components": {"initial": _components(effect.initial),
                                 "optimized": _components(effect.optimized)},
     }
+    if effect.resolution != (None, None):  # (only where a timer's resolution bounds a mean)
+        entry["resolution"] = {side: None if found is None else {
+            "value": found.value, "source": found.source,
+            "variance_floor": number(found.variance_floor)}
+            for side, found in zip(("initial", "optimized"), effect.resolution, strict=True)}
+    return entry
 
 
 def aggregate_dict(aggregate: AggregateInterval | None) -> dict[str, Any] | None:
@@ -291,6 +297,8 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
         "fail_on_slowdown": settings.fail_on_slowdown,
         "warmup": settings.warmup,
         "dependence": settings.dependence,
+        "resolution": None if settings.resolution is None else {
+            "value": settings.resolution, "unit": settings.resolution_unit},
     }
 
 

@@ -96,6 +96,16 @@ class MeanRatio:
         """The fields as the rows of one array (``MeanRatio(*stacked)`` is this again)."""
         return np.array([getattr(self, name) for name in _RATIO_FIELDS])
 
+    def floored(self, initial: np.ndarray | float, optimized: np.ndarray | float
+                ) -> MeanRatio:
+        """The same benchmarks with each side's relative variance at least ``initial`` and
+        ``optimized``: the least a timer's resolution leaves to a mean
+        (:func:`speeduptest.stats.resolution.relative_floor`)."""
+        return MeanRatio(self.speedup,
+                         np.maximum(self.initial_relative_variance, initial),
+                         np.maximum(self.optimized_relative_variance, optimized),
+                         self.initial_df, self.optimized_df)
+
     def row(self, index: int) -> MeanRatio:
         """The benchmark at ``index`` alone."""
         return self.take(slice(index, index + 1))

@@ -36,3 +36,7 @@ DEFAULT_DEPENDENCE: Final = "batch"
 #: The aggregate intervals (geometric mean of the speedups, overall speedup) by the delta
 #: method on their log, rather than the bootstrap.
 DEFAULT_AGGREGATE_INTERVAL: Final = "delta"
+#: No timer resolution given: it is detected from the spacing of the values of a sample that
+#: takes at most 3 distinct values (speeduptest.stats.resolution), the only samples whose
+#: mean it bounds.
+DEFAULT_RESOLUTION: Final = None

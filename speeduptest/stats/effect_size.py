@@ -37,6 +37,7 @@ from speeduptest.stats.hierarchy import (
     balanced_components,
     variance_components,
 )
+from speeduptest.stats.resolution import SideResolution, relative_floor
 
 #: Below this many top-level units the bootstrap percentile interval under-covers
 #: (benchmarks/coverage.py: 85% with 3 units, 92% with 10, 94.5% with 30 for a 95% interval).
@@ -104,16 +105,23 @@ class RatioInterval:
 
 
 def mean_ratio(initial: VarianceComponents, optimized: VarianceComponents,
-               speedup: float | None = None) -> MeanRatio:
+               speedup: float | None = None,
+               resolutions: tuple[float, float] = (0.0, 0.0)) -> MeanRatio:
     """The inputs of Fieller's and the delta interval on the top-level units of one benchmark:
     each side's relative variance of the mean, V/Ȳ² (free of its unit, so the sides may be
-    given at different scales when ``speedup`` is given)."""
-    def relative(side: VarianceComponents) -> float:
-        return (math.sqrt(side.variance_of_mean) / side.grand_mean) ** 2
+    given at different scales when ``speedup`` is given), at least (r/Ȳ)²/12 for a side
+    whose timer's resolution r (in the unit of its components; 0: none) bounds its mean
+    (:mod:`speeduptest.stats.resolution`)."""
+    def relative(side: VarianceComponents, resolution: float) -> float:
+        found = (math.sqrt(side.variance_of_mean) / side.grand_mean) ** 2
+        if resolution > 0:
+            return max(found, float(relative_floor(resolution, side.grand_mean)))
+        return found
 
     return MeanRatio(
         np.array([initial.grand_mean / optimized.grand_mean if speedup is None else speedup]),
-        np.array([relative(initial)]), np.array([relative(optimized)]),
+        np.array([relative(initial, resolutions[0])]),
+        np.array([relative(optimized, resolutions[1])]),
         np.array([initial.top_units - 1.0]), np.array([optimized.top_units - 1.0]))
 
 
@@ -516,6 +524,9 @@ class EffectSize:
     optimized: VarianceComponents
     ratio: MeanRatio  # what Fieller's interval needs, free of the unit (for the call)
     notices: tuple[Notice, ...] = ()
+    # Per side (initial, optimized), the timer's resolution that bounds its mean's variance
+    # from below in ``ratio`` (speeduptest.stats.resolution); None: no floor.
+    resolution: tuple[SideResolution | None, SideResolution | None] = (None, None)
 
     @property
     def headline(self) -> RatioInterval:
@@ -537,28 +548,35 @@ class EffectInputs:
     ratio: MeanRatio
 
 
-def effect_inputs(initial: Hierarchy, optimized: Hierarchy) -> EffectInputs:
+def effect_inputs(initial: Hierarchy, optimized: Hierarchy,
+                  resolutions: tuple[float, float] = (0.0, 0.0)) -> EffectInputs:
     """The intervals depend on the data only through the speedup and each side's relative
     variance of the mean, so each side's variance components are computed with its times
     multiplied by the power of two that brings its grand mean near 1 (exact), where they are
-    representable for any time a float can hold."""
+    representable for any time a float can hold. ``resolutions``: each side's timer
+    resolution in the unit of its values (0: none), a floor of its relative variance
+    (:func:`mean_ratio`)."""
     exponent_i, exponent_o = (math.frexp(side.grand_mean)[1] for side in (initial, optimized))
     components_i = _components(initial, -exponent_i)
     components_o = _components(optimized, -exponent_o)
     if components_i.variance_of_mean is None or components_o.variance_of_mean is None:
         raise ValueError("each side needs at least 2 top-level units")
     speedup = initial.grand_mean / optimized.grand_mean
+    scaled = (math.ldexp(resolutions[0], -exponent_i), math.ldexp(resolutions[1], -exponent_o))
     return EffectInputs(speedup, components_i, components_o, components_i.scaled(exponent_i),
                         components_o.scaled(exponent_o),
-                        mean_ratio(components_i, components_o, speedup))
+                        mean_ratio(components_i, components_o, speedup, scaled))
 
 
-def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]
+def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]],
+                     resolutions: np.ndarray | None = None
                      ) -> tuple[list[EffectInputs], MeanRatio]:
     """:func:`effect_inputs` of every pair, and their mean ratios as one MeanRatio (in the
     order of the pairs: what every benchmark's own ``ratio`` holds, without concatenating
     thousands of one-row arrays). Pairs of flat samples of the same sizes are computed
-    together, as rows of arrays (the same operations, so the same numbers)."""
+    together, as rows of arrays (the same operations, so the same numbers). ``resolutions``:
+    an array of (initial, optimized) timer resolutions per pair, in the unit of its values
+    (0: none; None: none at all), floors of the relative variances (:func:`mean_ratio`)."""
     inputs: list[EffectInputs | None] = [None] * len(pairs)
     columns = np.empty((5, len(pairs)))  # MeanRatio.stacked() of them all
     groups: dict[tuple[int, int], list[int]] = {}
@@ -574,23 +592,27 @@ def effect_inputs_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]
             alone += positions
             continue
         found, ratio = _flat_inputs([pairs[p][0] for p in positions],
-                                    [pairs[p][1] for p in positions])
+                                    [pairs[p][1] for p in positions],
+                                    None if resolutions is None else resolutions[positions])
         columns[:, positions] = ratio.stacked()
         for position, entry in zip(positions, found, strict=True):
             inputs[position] = entry
     for position in alone:
-        inputs[position] = effect_inputs(*pairs[position])
+        inputs[position] = effect_inputs(*pairs[position], (0.0, 0.0) if resolutions is None
+                                         else tuple(resolutions[position].tolist()))
         columns[:, position] = inputs[position].ratio.stacked()[:, 0]
     return inputs, MeanRatio(*columns)  # type: ignore[return-value]
 
 
-def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]
+def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy],
+                 resolutions: np.ndarray | None = None
                  ) -> tuple[list[EffectInputs], MeanRatio]:
     """:func:`effect_inputs` of flat samples of one size per side (at least 2 values each),
-    and their mean ratios together."""
+    and their mean ratios together (``resolutions``: as :func:`effect_inputs_of`'s, of these
+    pairs)."""
     speedups = [i.grand_mean / o.grand_mean for i, o in zip(initial, optimized, strict=True)]
     sides = []
-    for samples in (initial, optimized):
+    for side, samples in enumerate((initial, optimized)):
         exponents = [math.frexp(sample.grand_mean)[1] for sample in samples]
         values = np.ldexp(np.stack([sample.top_level_means for sample in samples]),
                           -np.array(exponents)[:, None])
@@ -613,6 +635,10 @@ def _flat_inputs(initial: list[Hierarchy], optimized: list[Hierarchy]
                        strict=True)]
         # mean_ratio's relative variance of the mean, (√(S²/n) / Ȳ)², row by row.
         relative = (np.sqrt(variances / size) / means) ** 2
+        if resolutions is not None and resolutions[:, side].any():
+            # (r/Ȳ)²/12 at the scale of the rows: r times the same power of two.
+            relative = np.maximum(relative, relative_floor(
+                np.ldexp(resolutions[:, side], -scale), means))
         sides.append((components, in_unit, relative, np.full(len(samples), size - 1.0)))
     (components_i, in_unit_i, relative_i, df_i), (components_o, in_unit_o, relative_o,
                                                   df_o) = sides
@@ -645,14 +671,20 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
                 inputs: EffectInputs | None = None,
                 bootstrap: RatioInterval | None = None,
                 fieller: RatioInterval | None = None,
-                delta: RatioInterval | None = None) -> EffectSize:
+                delta: RatioInterval | None = None,
+                resolution: tuple[SideResolution | None, SideResolution | None] = (None, None),
+                ) -> EffectSize:
     """All intervals for one benchmark, given both sides' bootstrap means or the bootstrap
     interval itself (``bootstrap``), and optionally its :func:`effect_inputs` and its
     Fieller and delta intervals (:func:`fieller_intervals`, :func:`delta_intervals`).
+    ``resolution``: each side's timer resolution, a floor of its mean's variance (which
+    ``inputs``, when given, were made with).
 
     The components reported are in the unit of the measurements (scaled back).
     """
-    inputs = inputs or effect_inputs(initial, optimized)
+    inputs = inputs or effect_inputs(initial, optimized, (
+        0.0 if resolution[0] is None else resolution[0].value,
+        0.0 if resolution[1] is None else resolution[1].value))
     components_i, components_o = inputs.initial, inputs.optimized
     speedup, ratio = inputs.speedup, inputs.ratio
     fieller = fieller or _fieller(ratio, confidence)
@@ -691,6 +723,7 @@ def effect_size(initial: Hierarchy, optimized: Hierarchy, confidence: float,
         optimized=inputs.optimized_in_unit,
         ratio=ratio,
         notices=tuple(notices),
+        resolution=resolution,
     )
 
 

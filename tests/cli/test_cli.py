@@ -28,7 +28,7 @@ def test_json_only_writes_results_json_and_is_reproducible(tmp_path, capsys):
                                 "aggregate_interval": "delta", "seed": 0,
                                 "threshold": 0.01, "correction": "fcr",
                                 "fail_on_slowdown": False, "warmup": "auto",
-                                "dependence": "batch"}
+                                "dependence": "batch", "resolution": None}
     assert len(data["benchmarks"]) == 22
     assert all(b["status"] == "ok" for b in data["benchmarks"])
     # The terminal summary: the answer first, then one line per benchmark, then the

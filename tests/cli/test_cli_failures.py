@@ -39,6 +39,10 @@ def one_error_line(capsys) -> str:
     ("--threshold", "5", "at least 0 and below 1"),
     ("--threshold", "ten", "is not a number"),
     ("--correction", "holm", "invalid choice: 'holm'"),
+    ("--resolution", "-1", "the resolution must be 0 or more"),
+    ("--resolution", "1 parsec", "'1 parsec' is not a resolution"),
+    ("--resolution", "us", "is not a resolution"),
+    ("--resolution", "inf", "is not a resolution"),
     ("--large-sample", "0", "from 1 to"),
     ("--format", "docx", "unknown format(s) docx"),
 ])
