@@ -466,6 +466,17 @@ def _factor(speedup: float) -> float:
     return speedup if speedup >= 1 else 1 / speedup if speedup > 0 else math.inf
 
 
+def _times(factor: float) -> str:
+    """A factor with three significant digits, as people write it: 1.72, 263, 1,604, 2.1e6
+    (not 1.6e+03)."""
+    if float(f"{factor:.3g}") < 1000:
+        return f"{factor:.3g}"
+    if factor < 1e6:
+        return f"{factor:,.0f}"
+    mantissa, exponent = f"{factor:.2e}".split("e")
+    return f"{float(mantissa):.3g}e{int(exponent)}"
+
+
 def change_words(speedup: float, ratio: bool | None = None) -> str:
     """A speedup as words: 5.5% faster (time saved), 3.1% slower (time added), 1.7× faster.
 
@@ -477,7 +488,7 @@ def change_words(speedup: float, ratio: bool | None = None) -> str:
     if factor == math.inf:
         return f"over 1e308× {direction}"
     if ratio if ratio is not None else factor >= RATIO_WORDING:
-        return f"{factor:.3g}× {direction}"
+        return f"{_times(factor)}× {direction}"
     fraction = 1 - 1 / speedup if speedup >= 1 else factor - 1
     return f"{_percent(fraction)} {direction}"
 
