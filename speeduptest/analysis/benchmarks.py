@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from speeduptest import __version__
-from speeduptest.analysis.resolution import timer_resolution
-from speeduptest.analysis.transforms import MIN_VALUES, ReadPair
+from speeduptest.analysis.transforms import MIN_VALUES, RUN_STEPS, ReadPair
 from speeduptest.analysis.validity import (
     power_of_thousand,
     run_notice,
@@ -114,8 +113,8 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
 _Pair = ReadPair
 
 
-def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles,
-                     settings: Settings) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles
+                     ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once from
     ``files`` (the experiment's)."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
@@ -127,16 +126,14 @@ def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleF
         for index, (spec, keys) in enumerate(keyed, start=1):
             found = [source(key, file) for key, file in
                      zip(keys, (spec.initial, spec.optimized), strict=False)]
-            yield _read_benchmark(index, spec, found, config, settings)
+            yield _read_benchmark(index, spec, found, config)
 
 
 def _read_benchmark(
     index: int, spec: BenchmarkSpec, sources: list[SourceFile], config: str,
-    settings: Settings,
 ) -> tuple[BenchmarkResult, _Pair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable.
-    ``sources``: its files (initial, optimized; none for a spec with errors); ``settings``:
-    the run's (its --resolution)."""
+    ``sources``: its files (initial, optimized; none for a spec with errors)."""
     if spec.errors:
         return BenchmarkResult(
             name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
@@ -149,24 +146,19 @@ def _read_benchmark(
         read[role] = select(source, selection)
         errors += _sample_errors(spec, role, read[role], config)
     initial, optimized = read["initial"], read["optimized"]
-    # (a benchmark whose sides' units differ is the unit transform's error)
-    timer, resolution = (((), (None, None))
-                         if errors or (initial.unit is None) != (optimized.unit is None)
-                         else timer_resolution(read, spec.unit, settings))
     result = BenchmarkResult(
         name=spec.name, weight=spec.weight, alpha=spec.alpha, config_line=spec.line,
         initial_path=spec.initial_display, optimized_path=spec.optimized_display,
         errors=tuple(errors), unit=initial.unit,
         input_notes=tuple(f"{role}: {'; '.join(sample.notes)}" for role, sample in read.items()
                           if sample.notes),
-        input_notices=initial.notices + optimized.notices + timer)
+        input_notices=initial.notices + optimized.notices)
     if errors:
         return result, None
     return result, ReadPair(index, spec.weight, spec.alpha, initial.data, optimized.data,
                             paths=(initial.path, optimized.path),
                             tools=(sources[0].format, sources[1].format),
-                            units=(initial.unit, optimized.unit), declared_unit=spec.unit,
-                            resolution=resolution)
+                            units=(initial.unit, optimized.unit), declared_unit=spec.unit)
 
 
 def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
@@ -177,6 +169,8 @@ def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: 
     for transform in transforms:
         usable = []
         for pair, changed in zip(pairs, transform(pairs), strict=True):
+            if not isinstance(changed, str) and not isinstance(transform, RUN_STEPS):
+                changed = _enough_left(changed, transform)
             if isinstance(changed, str):
                 benchmark = benchmarks[pair.index - 1]
                 benchmarks[pair.index - 1] = dataclasses.replace(
@@ -193,6 +187,18 @@ def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: 
         if pair.notices:
             benchmark.input_notices += pair.notices
     return pairs
+
+
+def _enough_left(pair: _Pair, step: Transform) -> _Pair | str:
+    """``pair`` after a step of the user's, or why too few values are left to analyse it
+    (the run's own steps check it themselves)."""
+    for role, side in (("initial", pair.initial), ("optimized", pair.optimized)):
+        units = side.top_level_means.size
+        if units < MIN_VALUES:
+            return (f"{role} sample: {counted(units, 'value')} left after the step "
+                    f"{getattr(step, '__name__', type(step).__name__)}; at least "
+                    f"{MIN_VALUES} independent observations are needed")
+    return pair
 
 
 def _with_mean_ratios(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str
@@ -603,7 +609,7 @@ def _analyse_benchmarks(
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[_Pair] = []  # read, not yet analysed
     aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
-    with contextlib.closing(_read_benchmarks(specs, source.label, files, settings)) as read:
+    with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:

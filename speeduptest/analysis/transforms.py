@@ -1,15 +1,17 @@
 """Transforms of an experiment: functions from ``Experiment`` to ``Experiment`` that change the
 values its samples are analysed with.
 
-- :func:`in_seconds`: the plain samples of a benchmark that states their unit (a ``unit``
-  column) converted to seconds, the unit of every tool's file; a benchmark with one side in
-  seconds and the other a plain sample of no stated unit cannot be compared.
-- :func:`measurement_checked`: each side's series checked
-  (:func:`speeduptest.analysis.validity.check_pairs`): warm-ups left out as ``--warmup``
-  says, dependent values of a one-level sample replaced by batch means (``--dependence``),
-  and what was found kept for the reports.
-- :func:`prepared`: the experiment as a run analyses it: the run's α, then the two above
-  with the run's settings.
+- :func:`prepared`: the experiment as a run with its settings analyses it: the run's α, then
+  its steps: :class:`InSeconds` (the plain samples of a benchmark that states their unit, a
+  ``unit`` column, converted to seconds, the unit of every tool's file; a benchmark with one
+  side in seconds and the other a plain sample of no stated unit cannot be compared),
+  :class:`MeasurementChecks` (each side's series checked,
+  :func:`speeduptest.analysis.validity.check_pairs`: warm-ups left out as ``--warmup`` says,
+  dependent values of a one-level sample replaced by batch means as ``--dependence`` says),
+  any step of the user's, and last
+  :class:`~speeduptest.analysis.resolution.TimerResolution` (which sides a timer's
+  resolution bounds, on the values as analysed).
+- :func:`with_transform`: a step of the user's added.
 
 An experiment holds where its samples are, not their values, so that a large run is analysed
 while its files are still being read. A transform therefore adds its step to
@@ -25,12 +27,11 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from speeduptest.analysis.resolution import Resolutions
+from speeduptest.analysis.resolution import Resolutions, TimerResolution
 from speeduptest.analysis.validity import check_pairs
 from speeduptest.inputs.config import UNITS
 from speeduptest.inputs.experiment import Experiment, Transform, with_run_alpha
 from speeduptest.model.results import Notice, Settings, SideValidity
-from speeduptest.stats.defaults import DEFAULT_DEPENDENCE, DEFAULT_WARMUP
 from speeduptest.stats.hierarchy import Hierarchy
 
 #: The fewest top-level units a side needs, as read and after the transforms.
@@ -111,34 +112,25 @@ class MeasurementChecks:
         return changed
 
 
+#: The run's own steps, made by :func:`prepared` from its settings.
+RUN_STEPS = (InSeconds, MeasurementChecks, TimerResolution)
+
+
 def with_transform(experiment: Experiment, transform: Transform) -> Experiment:
-    """``experiment`` with ``transform`` as its last step, in place of a step of the same
-    kind."""
-    kept = tuple(step for step in experiment.transforms if type(step) is not type(transform))
-    return dataclasses.replace(experiment, transforms=(*kept, transform))
-
-
-def in_seconds(experiment: Experiment) -> Experiment:
-    """The experiment with its plain samples of a stated unit in seconds (see the module's
-    docstring)."""
-    return with_transform(experiment, InSeconds())
-
-
-def measurement_checked(experiment: Experiment, warmup: str = DEFAULT_WARMUP,
-                        dependence: str = DEFAULT_DEPENDENCE) -> Experiment:
-    """The experiment with each side's series checked: ``warmup`` ("auto": each invocation's
-    detected warm-up, "none", or a number of values) left out, dependent values as
-    ``dependence`` says ("batch": batch means, "ignore"). See
-    :mod:`speeduptest.stats.steady`."""
-    return with_transform(experiment, MeasurementChecks(warmup, dependence))
+    """``experiment`` with ``transform``, a step of the user's, after its other steps. (The
+    run's own steps come from its settings: ``Settings(warmup=…, dependence=…,
+    resolution=…)``.)"""
+    if isinstance(transform, RUN_STEPS):
+        raise ValueError(f"{type(transform).__name__} is a step of the run: set it through "
+                         "Settings")
+    return dataclasses.replace(experiment, transforms=(*experiment.transforms, transform))
 
 
 def prepared(experiment: Experiment, settings: Settings) -> Experiment:
     """The experiment as a run with ``settings`` analyses it: the run's α for the benchmarks
-    without their own, the plain samples in seconds, then the measurement checks; any other
-    step of the experiment's follows, in its order."""
-    others = tuple(step for step in experiment.transforms
-                   if not isinstance(step, InSeconds | MeasurementChecks))
-    standard = (InSeconds(), MeasurementChecks(settings.warmup, settings.dependence))
-    return dataclasses.replace(with_run_alpha(experiment, settings.alpha),
-                               transforms=standard + others)
+    without their own; the plain samples in seconds; the measurement checks; the user's
+    steps, in their order; last, the timer's resolution, on the values as analysed."""
+    users = tuple(step for step in experiment.transforms if not isinstance(step, RUN_STEPS))
+    steps = (InSeconds(), MeasurementChecks(settings.warmup, settings.dependence), *users,
+             TimerResolution(settings.resolution, settings.resolution_unit))
+    return dataclasses.replace(with_run_alpha(experiment, settings.alpha), transforms=steps)

@@ -72,13 +72,14 @@ def _cut(text: str, width: int, head: int) -> str:
 def elide_apart(names: Sequence[str], width: int = NAME_WIDTH) -> list[str]:
     """Each of ``names`` elided in the middle to ``width`` characters (as :func:`elide`),
     and labels that tell apart names that differ: where two would read the same (names that
-    share their ends), the ellipsis moves, and the width grows only if no place of it does.
-    Labels of the same names: the same labels."""
+    share their ends), the ellipsis moves, and the width grows only if no place of it does,
+    up to twice ``width``; beyond, each label is numbered ("…#2"). Labels of the same names:
+    the same labels."""
     distinct = list(dict.fromkeys(names))
     labels = [elide(name, width) for name in distinct]
     longest = max((len(name) for name in distinct), default=0)
     size = width
-    while len(set(labels)) < len(labels) and size < longest:
+    while len(set(labels)) < len(labels) and size < min(longest, 2 * width):
         # The cuts that keep most of both ends first, then the nearest to elide's.
         default = (size - 1) // 3
         heads = sorted(range(size - 1), key=lambda head: (-min(head, size - 1 - head),
@@ -92,7 +93,8 @@ def elide_apart(names: Sequence[str], width: int = NAME_WIDTH) -> list[str]:
         size += 1
     else:
         if len(set(labels)) < len(labels):
-            labels = distinct
+            labels = [f"{elide(name, max(width - 3, 2))}#{number}"
+                      for number, name in enumerate(distinct, start=1)]
     by_name = dict(zip(distinct, labels, strict=True))
     return [by_name[name] for name in names]
 

@@ -78,7 +78,7 @@ def _benchmark_lines(results: Results) -> list[str]:
     changes = [change(b.analysis.speedup.mean) for b in results.analysed]
     shift = max([len(text) for text in changes] + [14])
     means = {id(b): _means(b) for b in results.analysed}
-    heading = tuple(elide(name, MEANS_NAME_WIDTH) for name in results.named)
+    heading = tuple(elide_apart(results.named, MEANS_NAME_WIDTH))
     # Aligned on the arrow: each side as wide as its widest text.
     before = max(len(pair[0]) for pair in [heading, *means.values()] if pair)
     after = max(len(pair[1]) for pair in [heading, *means.values()] if pair)

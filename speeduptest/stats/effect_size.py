@@ -573,7 +573,10 @@ def effect_inputs(initial: Hierarchy, optimized: Hierarchy,
     if components_i.variance_of_mean is None or components_o.variance_of_mean is None:
         raise ValueError("each side needs at least 2 top-level units")
     speedup = initial.grand_mean / optimized.grand_mean
-    scaled = (math.ldexp(resolutions[0], -exponent_i), math.ldexp(resolutions[1], -exponent_o))
+    # (np.ldexp: inf beyond the floats, where math.ldexp raises; the floor is then at most 1)
+    with np.errstate(over="ignore"):
+        scaled = (float(np.ldexp(resolutions[0], -exponent_i)),
+                  float(np.ldexp(resolutions[1], -exponent_o)))
     return EffectInputs(speedup, components_i, components_o, components_i.scaled(exponent_i),
                         components_o.scaled(exponent_o),
                         mean_ratio(components_i, components_o, speedup, scaled))

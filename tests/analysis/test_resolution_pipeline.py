@@ -91,3 +91,53 @@ def test_a_larger_given_resolution_widens_the_interval(tmp_path):
     assert intervals[0][2] == "slower" and intervals[1][2] == intervals[2][2] == "uncertain"
     assert intervals[0][0] > intervals[1][0] > intervals[2][0]
     assert intervals[0][1] < intervals[1][1] < intervals[2][1]
+
+
+def test_the_resolution_is_found_on_the_values_as_analysed(tmp_path):
+    """After the warm-up is left out: a side that is constant once its first values are gone
+    is limited by its timer, though the file's values are not."""
+    warm = [9.0, 7.0, 5.0, 3.0] + [1.0] * 40
+    steady = [1.0] * 20 + [2.0] * 24
+    benchmark = _run(tmp_path, warm, steady, "--warmup", "4", "--dependence", "ignore",
+                     "--resolution", "1")["benchmarks"][0]
+    assert benchmark["initial"]["values_analysed"] == 40
+    resolution = benchmark["effect_size"]["resolution"]
+    assert resolution["initial"]["value"] == 1.0 and resolution["initial"]["source"] == "given"
+    assert any("initial times" in w and "are all identical (1)" in w
+               for w in benchmark["warnings"])
+
+
+def test_the_detected_step_counts_from_zero(tmp_path):
+    """Two constant sides far apart: the timer's step divides both times (2 ms), not their
+    difference (998 ms), and the change is called."""
+    benchmark = _run(tmp_path, [1.0] * 20, [0.002] * 20, unit="s",
+                     )["benchmarks"][0]
+    resolution = benchmark["effect_size"]["resolution"]
+    assert resolution["initial"]["value"] == pytest.approx(0.002)
+    assert benchmark["change"]["call"] == "faster"
+
+
+def test_a_bare_resolution_is_in_the_unit_the_values_were_written_in(tmp_path):
+    """With a unit column of ms, --resolution 1 is 1 ms (the values' unit), not 1 s."""
+    benchmark = _run(tmp_path, [100.0] * 20, [101.0] * 20, "--resolution", "1",
+                     unit="ms")["benchmarks"][0]
+    assert benchmark["effect_size"]["resolution"]["initial"]["value"] == pytest.approx(1e-3)
+    assert any("(resolution 1 ms, given by --resolution)" in w for w in benchmark["warnings"])
+
+
+def test_a_tool_file_against_a_plain_sample_with_a_unit_column(tmp_path):
+    """A hyperfine file (seconds) against plain samples in ms: both quantised sides are
+    found, in seconds."""
+    hyperfine = {"results": [{"command": "x", "times": [0.5] * 10 + [0.501] * 10,
+                              "mean": 0.5005, "stddev": 0.0005, "median": 0.5005,
+                              "user": 0.1, "system": 0.0, "min": 0.5, "max": 0.501}]}
+    (tmp_path / "h.json").write_text(json.dumps(hyperfine))
+    (tmp_path / "b.txt").write_text("\n".join(["498"] * 10 + ["499"] * 10) + "\n")
+    (tmp_path / "c.csv").write_text("benchmark,initial,optimized,unit\nx,h.json,b.txt,ms\n")
+    assert main([str(tmp_path / "c.csv"), "-o", str(tmp_path / "out"), "--format", "json",
+                 "--quiet", "--bootstrap", "200"]) == 0
+    benchmark = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"][0]
+    resolution = benchmark["effect_size"]["resolution"]
+    assert resolution["initial"]["value"] == pytest.approx(1e-3)
+    assert resolution["optimized"]["value"] == pytest.approx(1e-3)
+    assert sum("timer's resolution" in w for w in benchmark["warnings"]) == 2

@@ -8,14 +8,14 @@ import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from speeduptest.analysis.resolution import TimerResolution
 from speeduptest.analysis.run import analyse
 from speeduptest.analysis.transforms import (
     InSeconds,
     MeasurementChecks,
     ReadPair,
-    in_seconds,
-    measurement_checked,
     prepared,
     with_transform,
 )
@@ -32,22 +32,34 @@ def _write(folder: Path, name: str, values) -> None:
     (folder / name).write_text("\n".join(f"{v:.17g}" for v in values) + "\n")
 
 
+def _first(pairs):
+    return list(pairs)
+
+
+def _second(pairs):
+    return list(pairs)
+
+
 def test_a_transform_gives_a_new_experiment_and_leaves_the_old_one() -> None:
     experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
-    checked = measurement_checked(in_seconds(experiment), warmup="none")
+    both = with_transform(with_transform(experiment, _first), _second)
     assert experiment.transforms == ()
-    assert checked.transforms == (InSeconds(), MeasurementChecks("none", "batch"))
-    # A step of the same kind takes the place of the one before, at the end.
-    again = measurement_checked(checked, warmup="3")
-    assert again.transforms == (InSeconds(), MeasurementChecks("3", "batch"))
-    assert again.benchmarks == experiment.benchmarks
+    assert both.transforms == (_first, _second)  # (two plain functions: both kept)
+    assert both.benchmarks == experiment.benchmarks
+    with pytest.raises(ValueError, match="set it through Settings"):
+        with_transform(experiment, MeasurementChecks("3", "batch"))
 
 
 def test_the_run_prepares_its_experiment_with_its_settings() -> None:
-    experiment = measurement_checked(read_experiment(FLAGS / "O2-vs-O0.csv"), warmup="7")
-    run = prepared(experiment, Settings(alpha=0.01, warmup="none", dependence="ignore"))
-    assert run.transforms == (InSeconds(), MeasurementChecks("none", "ignore"))
+    """The run's own steps come from its settings, around the user's: the unit conversion,
+    the measurement checks, the user's steps, the timer's resolution last."""
+    experiment = with_transform(read_experiment(FLAGS / "O2-vs-O0.csv"), _first)
+    run = prepared(experiment, Settings(alpha=0.01, warmup="none", dependence="ignore",
+                                        resolution=1e-6, resolution_unit="s"))
+    assert run.transforms == (InSeconds(), MeasurementChecks("none", "ignore"), _first,
+                              TimerResolution(1e-6, "s"))
     assert {b.alpha for b in run.benchmarks} == {0.01}
+    assert prepared(run, Settings()).transforms[2:3] == (_first,)  # (prepared twice: once)
 
 
 class _Doubled:
@@ -147,3 +159,21 @@ def test_the_guides_example_step(tmp_path: Path) -> None:
     guide = (ROOT / "docs" / "guide" / "ci-and-papers.md").read_text()
     assert "def without_first(pairs):" in guide
     assert "with_transform(experiment, without_first)" in guide
+
+
+def test_a_step_that_leaves_too_few_values_is_the_benchmarks_error() -> None:
+    """Not a crash: the analysis checks what a user's step leaves."""
+    from speeduptest.stats.hierarchy import Hierarchy
+
+    def two_left(pairs):
+        for pair in pairs:
+            pair.initial = Hierarchy.flat(pair.initial.values()[:2])
+            yield pair
+
+    experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
+    results = analyse(with_transform(experiment, two_left),
+                      dataclasses.replace(SETTINGS, warmup="none", dependence="ignore"))
+    assert all(b.status == "error" for b in results.benchmarks)
+    assert results.benchmarks[0].errors[0].message == (
+        "initial sample: 2 values left after the step two_left; at least 3 independent "
+        "observations are needed")

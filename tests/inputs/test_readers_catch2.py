@@ -368,3 +368,23 @@ def test_a_folder_copied_with_a_damaged_file_names_that_file(tmp_path):
     assert str(broken.errors[0]).startswith(
         f"out/run-04.xml:{line}: benchmark 'fibonacci 15', run 4: mean 'x")
     assert select(source, "sort 1000").ok
+
+
+def test_a_folders_file_names_that_are_not_text_are_shown_replaced(tmp_path):
+    """A run file whose name is not valid UTF-8 (bytes of another encoding) and holds a
+    failed benchmark, and another left out: errors, warnings and results.json show the names
+    with U+FFFD, and the run ends normally."""
+    runs = reports(INITIAL)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for number, report in enumerate(runs, start=1):
+        if number == 3:
+            report = report.replace("<mean ", '<failed message="boom"/>\n<mean ', 1)
+        name = f"run-{number}.xml" if number != 3 else "run-3-\udcff.xml"
+        (folder / name).write_text(report)
+    (folder / "x-\udcfe.xml").write_text('<?xml version="1.0"?>\n<testsuites/>\n')
+    status = main(["compare", str(folder), str(OPTIMIZED), "-o", str(tmp_path / "out"),
+                   "--format", "json", "--quiet"])
+    assert status == 1  # (the failed benchmark is an error; the others are analysed)
+    text = (tmp_path / "out" / "results.json").read_text(encoding="utf-8")
+    assert "run-3-\ufffd.xml" in text and "x-\ufffd.xml" in text

@@ -448,20 +448,26 @@ def _printable(source: SourceFile) -> SourceFile:
         samples.append(dataclasses.replace(
             sample, problem=_visible(sample.problem),
             errors=tuple(_visible_error(error) for error in sample.errors),
-            notes=tuple(visible(note) for note in sample.notes)))
+            notes=tuple(visible(note) for note in sample.notes),
+            notices=tuple(_visible_notice(notice) for notice in sample.notices)))
     if changed:  # names that differed only by such characters cannot be told apart
         samples = _mark_same_labels(samples)
     return dataclasses.replace(
         source, samples=tuple(samples), problem=_visible(source.problem),
-        errors=tuple(_visible_error(error) for error in source.errors))
+        errors=tuple(_visible_error(error) for error in source.errors),
+        notices=tuple(_visible_notice(notice) for notice in source.notices))
 
 
 def _all_visible(source: SourceFile) -> bool:
     """Nothing to replace (the common case, checked without building anything)."""
-    texts = [source.problem, *(error.message for error in source.errors)]
+    texts = [source.problem, *(text for error in source.errors
+                               for text in (error.message, error.path)),
+             *(text for notice in source.notices for text in (notice.message, notice.advice))]
     for sample in source.samples:
         texts += [sample.name, sample.variant, sample.problem, *sample.notes,
-                  *(error.message for error in sample.errors)]
+                  *(text for error in sample.errors for text in (error.message, error.path)),
+                  *(text for notice in sample.notices for text in (notice.message,
+                                                                    notice.advice))]
     return all(text is None or visible(text) == text for text in texts)
 
 
@@ -470,8 +476,15 @@ def _visible(text: str | None) -> str | None:
 
 
 def _visible_error(error: InputError) -> InputError:
-    message = visible(error.message)
-    return error if message == error.message else dataclasses.replace(error, message=message)
+    message, path = visible(error.message), _visible(error.path)
+    return (error if (message, path) == (error.message, error.path)
+            else dataclasses.replace(error, message=message, path=path))
+
+
+def _visible_notice(notice: Notice) -> Notice:
+    message, advice = visible(notice.message), _visible(notice.advice)
+    return (notice if (message, advice) == (notice.message, notice.advice)
+            else dataclasses.replace(notice, message=message, advice=advice))
 
 
 def _mark_same_labels(samples: list[Sample]) -> list[Sample]:

@@ -389,7 +389,7 @@ def _take(benchmark: _Benchmark, run: _Run, result: _Result) -> None:
     if result.samples is not None:
         benchmark.samples.setdefault(result.samples, []).append(
             (run.number, run.path, result.line))
-    if result.iterations is not None and result.iterations.isdigit():
+    if result.iterations is not None and result.iterations.isdecimal():
         benchmark.iterations.append(int(result.iterations))
 
 
