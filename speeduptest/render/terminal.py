@@ -334,8 +334,9 @@ def _versions_terminal(results: VersionsResults, formats: tuple[str, ...]) -> st
              "interval at 1 − α/(k − 1) that does not lie above 1 + threshold):"]
     lines += _ranking(results)
     matrix, with_means = _matrix(results)
-    lines += ["", ("Each version's mean, then its s" if with_means else "S")
-              + f"peedup of the means over {elide(results.baseline_name)} (the baseline), call "
+    speedups = f"speedup of the means over {elide(results.baseline_name)} (the baseline)"
+    lines += ["", (f"Each version's mean, then its {speedups}" if with_means
+                   else speedups[0].upper() + speedups[1:]) + ", call "
               "(▲ faster, ▼ slower, = unchanged, ? uncertain) and letters (versions sharing a "
               "letter are not told apart on that benchmark; a = fastest):"]
     lines += matrix

@@ -467,8 +467,9 @@ def _factor(speedup: float) -> float:
 
 
 def _times(factor: float) -> str:
-    """A factor with three significant digits, as people write it: 1.72, 263, 1,604, 2.1e6
-    (not 1.6e+03)."""
+    """A factor as people write it: three significant digits below 1,000 (1.72, 263), whole
+    numbers with separators up to a million (1,604), then a short exponent (2.1e6; not
+    1.6e+03)."""
     if float(f"{factor:.3g}") < 1000:
         return f"{factor:.3g}"
     if factor < 1e6:

@@ -20,7 +20,7 @@ mean of n readings depends on how the readings' errors are related:
 A sample whose values take at most :data:`FEW_DISTINCT` distinct values spans at most two
 ticks: it is taken to be in the second case, and the variance of its mean is at least r²/12,
 max(S²/n, r²/12), in the relative variances that Fieller's interval, the delta interval and
-the call are made from (:func:`floored`). A sample of more distinct values is left as it is
+the call are made from (:func:`relative_floor`). A sample of more distinct values is left as it is
 (the first case: S² already holds the rounding). Where a sample has no repeated value the
 floor never binds: n distinct multiples of r have S²/n ≥ (n + 1)r²/12 > r²/12.
 
@@ -125,9 +125,3 @@ def relative_floor(resolution: np.ndarray | float, mean: np.ndarray | float) -> 
         floor = np.minimum((np.asarray(resolution, dtype=float) / mean) ** 2 / 12,
                            MAX_RELATIVE_FLOOR)
     return np.where(np.asarray(resolution) > 0, floor, 0.0)
-
-
-def floored(relative_variance: np.ndarray, resolution: np.ndarray | float,
-            mean: np.ndarray | float) -> np.ndarray:
-    """Relative variances of means, each at least its :func:`relative_floor`."""
-    return np.maximum(relative_variance, relative_floor(resolution, mean))
