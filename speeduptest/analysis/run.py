@@ -17,7 +17,6 @@ import dataclasses
 from pathlib import Path
 
 from speeduptest.analysis.benchmarks import Progress, analyse_benchmarks
-from speeduptest.inputs.compare import compared_experiment
 from speeduptest.inputs.config import reading_ahead
 from speeduptest.inputs.experiment import Experiment, with_run_alpha
 from speeduptest.inputs.files import SampleFiles
@@ -96,5 +95,7 @@ def compare_files(
     """Analyse the benchmarks that two result files have in common (``speeduptest compare``;
     ``file#VERSION`` for one version of a file). Raises ``ConfigError`` when a file is
     unusable or nothing pairs, or when the same file is given twice."""
+    from speeduptest.inputs.compare import compared_experiment
+
     return analyse(compared_experiment((initial, optimized), None, options), settings,
                    progress, run, workers)

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from speeduptest.model.omnibus import (
-    AnovaResult,
-    BartlettResult,
-    KruskalResult,
-    LeveneResult,
-    OmnibusChoice,
-    PostHocResult,
-)
 from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
@@ -50,6 +42,16 @@ from speeduptest.model.wording import (
     SUITE_INTERVAL_COVERS,
 )
 from speeduptest.runtime.nocycles import cycle_collection_paused
+
+if TYPE_CHECKING:  # (imported where several versions are written: stats.omnibus is long)
+    from speeduptest.model.omnibus import (
+        AnovaResult,
+        BartlettResult,
+        KruskalResult,
+        LeveneResult,
+        OmnibusChoice,
+        PostHocResult,
+    )
 
 
 def number(value: float | None) -> float | None:
@@ -402,6 +404,8 @@ def _standing(standing: VersionStanding) -> dict[str, Any]:
 
 def _test(result: AnovaResult | KruskalResult | LeveneResult | BartlettResult
           ) -> dict[str, Any]:
+    from speeduptest.model.omnibus import AnovaResult, LeveneResult
+
     if isinstance(result, (AnovaResult, LeveneResult)):
         df: Any = [number(result.df_numerator), number(result.df_denominator)]
     else:
