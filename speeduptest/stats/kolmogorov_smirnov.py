@@ -79,7 +79,7 @@ def ks_test_rows(x: np.ndarray, y: np.ndarray) -> list[KSResult]:
                                 zip(statistic.tolist(), block_end.tolist(), strict=True)])
         else:
             threshold = np.rint(statistic * m * n).astype(np.int64)
-            p_value = _smirnov_exact_rows(threshold, m, n, block_end)
+            p_value = _smirnov_exact_distinct(threshold, m, n, block_end)
         method: Literal["exact", "asymptotic"] = "exact"
     else:
         p_value = special.kolmogorov(math.sqrt(m * n / (m + n)) * statistic)
@@ -187,6 +187,23 @@ def _smirnov_lattice(m: int, n: int) -> tuple[tuple[int, int, np.ndarray, np.nda
         diagonals.append((low, high, frozen(row_scale[:, None].copy()),
                           frozen(distance[:, None]), frozen(cells)))
     return tuple(diagonals)
+
+
+def _smirnov_exact_distinct(threshold: np.ndarray, m: int, n: int,
+                            block_end: np.ndarray) -> np.ndarray:
+    """:func:`_smirnov_exact_rows`, computed once for each distinct (threshold, pattern of
+    ties) among the rows: the p-value depends on nothing else, and a row's recursion on no
+    other row, so the values are the same. Timing samples repeat them: with continuous
+    values the only tie of the centred samples is their two medians, and 1,000 rows of
+    31 against 31 values hold 30-50 distinct pairs (the recursion then takes a twentieth
+    of the time)."""
+    keys = np.concatenate([threshold[:, None],
+                           np.packbits(block_end, axis=1).astype(np.int64)], axis=1)
+    distinct, first, inverse = np.unique(keys, axis=0, return_index=True,
+                                         return_inverse=True)
+    if distinct.shape[0] == threshold.size:
+        return _smirnov_exact_rows(threshold, m, n, block_end)
+    return _smirnov_exact_rows(threshold[first], m, n, block_end[first])[inverse.ravel()]
 
 
 def _smirnov_exact_rows(threshold: np.ndarray, m: int, n: int,

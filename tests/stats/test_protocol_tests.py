@@ -339,6 +339,27 @@ def test_exact_ks_for_a_few_rows_of_skewed_sizes() -> None:
     assert_rows_as_alone(x[:8], y[:8], "rows of 3x3300", decisions=False)
 
 
+def test_exact_ks_of_repeated_thresholds_and_ties_is_the_recursion_of_every_row() -> None:
+    """Rows that share their threshold and pattern of ties are computed once: the same bits
+    as the recursion over every row (timing samples of odd sizes: the medians tie; values
+    on a coarse grid: more ties)."""
+    from speeduptest.stats.kolmogorov_smirnov import _smirnov_exact_distinct, _smirnov_exact_rows
+
+    rng = np.random.default_rng(9)
+    for n, m, rows, digits in ((31, 31, 400, 6), (15, 16, 300, 1), (7, 9, 200, 0)):
+        x, y = benchmarks(rng, rows, n, m)
+        x, y = np.round(x, digits), np.round(y, digits)
+        statistic = np.array([result.statistic for result in ks_test_rows(x, y)])
+        threshold = np.rint(statistic * m * n).astype(np.int64)
+        patterns = rng.random((4, m + n)) < 0.9  # a few patterns of ties, and none
+        patterns[0] = True
+        patterns[:, -1] = True
+        block_end = patterns[rng.integers(0, 4, rows)]
+        expected = _smirnov_exact_rows(threshold, n, m, block_end)
+        assert np.unique(threshold).size * 4 < rows  # (rows repeat)
+        assert _smirnov_exact_distinct(threshold, n, m, block_end).tobytes() == expected.tobytes()
+
+
 def test_shapes_and_chunks() -> None:
     assert run_tests_batched(np.zeros((0, 5)), np.zeros((0, 7))) == []
     with pytest.raises(ValueError, match="shapes"):
