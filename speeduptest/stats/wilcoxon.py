@@ -63,16 +63,43 @@ def wilcoxon_mann_whitney_rows(x: np.ndarray, y: np.ndarray, *,
     Not computed when all pooled values are identical (the rank statistic then has no
     variance). NaNs, as ``np.unique`` counts them, are one block of ties after every number.
     """
+    _check_alternative(alternative)
+    x, y = paired_rows(x, y)
+    return _results(*_ranked(x, y), x.shape[1], y.shape[1], alternative)
+
+
+def wilcoxon_both_ways(x: np.ndarray, y: np.ndarray, *, alternative: Alternative = "greater"
+                       ) -> tuple[list[WilcoxonResult], list[WilcoxonResult]]:
+    """``wilcoxon_mann_whitney_rows(x, y)`` and ``wilcoxon_mann_whitney_rows(y, x)``, the
+    pooled rows ranked once: twice the rank sums of both samples add up to N·(N + 1), N =
+    m + n (integers, exactly), and the ties are those of the same pooled rows."""
+    _check_alternative(alternative)
+    x, y = paired_rows(x, y)
+    m, n = x.shape[1], y.shape[1]
+    twice_rank_sum, ties, identical = _ranked(x, y)
+    return (_results(twice_rank_sum, ties, identical, m, n, alternative),
+            _results((m + n) * (m + n + 1) - twice_rank_sum, ties, identical, n, m,
+                     alternative))
+
+
+def _check_alternative(alternative: str) -> None:
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError("alternative must be 'two-sided', 'greater' or 'less', got "
                          f"{alternative!r}")
-    x, y = paired_rows(x, y)
-    m, n = x.shape[1], y.shape[1]
-    if m + n < LONG_ROW_SIZE:
-        twice_rank_sum, ties, identical = _rank_sums(x, y)
-    else:
-        twice_rank_sum, ties, identical = _rank_sums_long(np.sort(x, axis=1),
-                                                          np.sort(y, axis=1))
+
+
+def _ranked(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: twice the rank sum of x in the pooled row, Σ (t³ − t) over its blocks of ties
+    and whether all its values are identical."""
+    if x.shape[1] + y.shape[1] < LONG_ROW_SIZE:
+        return _rank_sums(x, y)
+    return _rank_sums_long(np.sort(x, axis=1), np.sort(y, axis=1))
+
+
+def _results(twice_rank_sum: np.ndarray, ties: np.ndarray, identical: np.ndarray, m: int,
+             n: int, alternative: Alternative) -> list[WilcoxonResult]:
+    """The test of every row from twice the rank sum of its first sample (of m values; n in
+    the other) and the ties of the pooled row."""
     statistic = twice_rank_sum / 2 - m * (m + 1) / 2.0
     exact_sizes = m < WILCOXON_EXACT_LIMIT and n < WILCOXON_EXACT_LIMIT
     exact = (ties == 0) if exact_sizes else np.zeros(statistic.shape, dtype=bool)

@@ -492,8 +492,9 @@ def test_property_both_ways_is_two_calls(n: int, m: int, rows: int, data: st.Dat
                                quietly(run_tests_batched, y, x)))
 
 
-@pytest.mark.parametrize(("n", "m"), [*SIZES, (3, 200), (400, 300)])
+@pytest.mark.parametrize(("n", "m"), [*SIZES, (3, 200), (400, 300), (700, 400)])
 def test_both_ways_is_two_calls(n: int, m: int) -> None:
+    """(700 against 400 values: the rank sums of long rows, from the sorted samples.)"""
     rng = np.random.default_rng(7 * n + m)
     x, y = benchmarks(rng, 64 if n * m < 10_000 else 4, n, m)
     assert bits(run_tests_both_ways(x, y)) == bits((run_tests_batched(x, y),
