@@ -360,6 +360,16 @@ def test_exact_ks_of_repeated_thresholds_and_ties_is_the_recursion_of_every_row(
         assert _smirnov_exact_distinct(threshold, n, m, block_end).tobytes() == expected.tobytes()
 
 
+def test_the_exact_rank_sum_distribution_in_64_bits_is_the_one_in_python_integers() -> None:
+    """The Mann–Whitney counts of every pair of sizes below the exact test's limit, either
+    order of the sizes: the same integers as the recursion in Python's integers."""
+    from speeduptest.stats.wilcoxon import _python_integer_tails, _rank_sum_upper_tails
+
+    for m in range(1, 50, 2):
+        for n in (*range(1, 50, 5), 31, 49):
+            assert _rank_sum_upper_tails(m, n) == _python_integer_tails(m, n), (m, n)
+
+
 def test_shapes_and_chunks() -> None:
     assert run_tests_batched(np.zeros((0, 5)), np.zeros((0, 7))) == []
     with pytest.raises(ValueError, match="shapes"):
