@@ -348,14 +348,33 @@ def _by_sizes(pairs: list[_Pair]) -> list[_Pair]:
     return sorted(pairs, key=lambda pair: (_sizes(pair), pair.index))
 
 
-def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]:
+@dataclass
+class _SizeGroup:
+    """The pairs of a batch whose top-level samples have the same sizes (their positions in
+    the batch, in order), those samples stacked as rows: what the protocol's tests and the
+    shared-count bootstrap take, stacked once for both."""
+
+    positions: list[int]
+    initial: np.ndarray  # rows × n
+    optimized: np.ndarray  # rows × m
+
+
+def _size_groups(pairs: list[_Pair]) -> list[_SizeGroup]:
+    """Every pair of ``pairs`` in its :class:`_SizeGroup`."""
+    return [_SizeGroup(positions, np.stack([pairs[p].initial.top_level_means for p in positions]),
+                       np.stack([pairs[p].optimized.top_level_means for p in positions]))
+            for positions in _same_sizes(pairs, range(len(pairs)))]
+
+
+def _batched_parts(pairs: list[_Pair], large_sample: int,
+                   groups: list[_SizeGroup] | None = None) -> list[_BatchedParts]:
     """The protocol's tests of every pair, both ways, the summaries of its samples and what
     the decisions need over many benchmarks, computed together for the pairs whose
-    top-level samples have the same sizes (identical to computing them pair by pair)."""
+    top-level samples have the same sizes (identical to computing them pair by pair);
+    ``groups``: the pairs' :func:`_size_groups`, when already made."""
     parts: list[_BatchedParts | None] = [None] * len(pairs)
-    for positions in _same_sizes(pairs, range(len(pairs))):
-        x = np.stack([pairs[p].initial.top_level_means for p in positions])
-        y = np.stack([pairs[p].optimized.top_level_means for p in positions])
+    for group in _size_groups(pairs) if groups is None else groups:
+        positions, x, y = group.positions, group.initial, group.optimized
         tests, reverse = run_tests_both_ways(x, y)
         small = is_small(x.shape[1], y.shape[1], large_sample)
         for position, *found in zip(positions, tests, reverse, summarise_rows(x),
@@ -397,8 +416,9 @@ def _analyse_pairs(
               for pair in pairs]
     # The shared-count bootstrap is array work that needs nothing else of the analysis: the
     # child computes it (or a thread) while this one runs the tests and decisions.
-    with _shared_intervals_beside(helper, settings, pairs, shared) as pending:
-        batched = _batched_parts(pairs, settings.large_sample)
+    groups = _size_groups(pairs)
+    with _shared_intervals_beside(helper, settings, pairs, shared, groups) as pending:
+        batched = _batched_parts(pairs, settings.large_sample, groups)
         inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs])
         confidences = np.array([complement(pair.alpha) for pair in pairs])
         fieller = fieller_intervals(ratios, confidences)
@@ -452,17 +472,24 @@ def _analyse_pairs(
 
 @contextlib.contextmanager
 def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
-                             pairs: list[_Pair], shared: list[bool]
+                             pairs: list[_Pair], shared: list[bool], sizes: list[_SizeGroup]
                              ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
     """For the block, the bootstrap intervals of the benchmarks resampled with the shared
     count matrices computed beside it, by ``helper`` (or a thread); the block gets the
     function that waits for them (by position in the batch). Computed together for the
-    benchmarks of the same sizes."""
-    grouped = _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]])
-    groups = [(np.array([complement(pairs[p].alpha) for p in positions]),
-               np.stack([pairs[p].initial.top_level_means for p in positions]),
-               np.stack([pairs[p].optimized.top_level_means for p in positions]))
-              for positions in grouped]
+    benchmarks of the same sizes (``sizes``: the batch's :func:`_size_groups`)."""
+    grouped: list[list[int]] = []
+    groups = []
+    for size in sizes:
+        rows = [row for row, position in enumerate(size.positions) if shared[position]]
+        if not rows:
+            continue
+        positions = [size.positions[row] for row in rows]
+        every = len(rows) == len(size.positions)  # (as a rule: the stacks as they are)
+        grouped.append(positions)
+        groups.append((np.array([complement(pairs[p].alpha) for p in positions]),
+                       size.initial if every else size.initial[rows],
+                       size.optimized if every else size.optimized[rows]))
 
     def by_position(ends: list[Ends]) -> dict[int, RatioInterval]:
         intervals = {}
