@@ -619,7 +619,6 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
              progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
     """The results of the run (``fetch``: the config's sample files read ahead)."""
     from speeduptest.analysis.run import analyse
-    from speeduptest.inputs.compare import compared_experiment
     from speeduptest.inputs.files import SampleFiles
     from speeduptest.inputs.forms import read_experiment
     from speeduptest.inputs.readers import ReadOptions
@@ -646,9 +645,12 @@ def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
         started=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
     )
     options = ReadOptions(time=args.time, metric=args.metric)
-    experiment = (compared_experiment(args.files, args.baseline, options, args.names)
-                  if comparing
-                  else read_experiment(args.config, args.baseline, SampleFiles(options, fetch)))
+    if comparing:
+        from speeduptest.inputs.compare import compared_experiment
+
+        experiment = compared_experiment(args.files, args.baseline, options, args.names)
+    else:
+        experiment = read_experiment(args.config, args.baseline, SampleFiles(options, fetch))
     return analyse(experiment, settings, progress, run)
 
 
@@ -675,10 +677,10 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         progress.done()
     from speeduptest.model.versions import VersionsResults
     from speeduptest.render.formats import render_formats
-    from speeduptest.render.terminal import render_terminal
-
     built(results)  # complete: the renderers only read them
     if not args.quiet:  # the answer before the (slower) rendering
+        from speeduptest.render.terminal import render_terminal
+
         _print(render_terminal(results, args.format), end="")
     rendering = _Progress(enabled=progress.enabled, verb="rendering")
     try:

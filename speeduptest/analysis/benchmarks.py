@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -258,20 +259,73 @@ def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]
     the arrays that are computed together)."""
     groups: dict[tuple[int, int], list[int]] = {}
     for position in positions:
-        pair = pairs[position]
-        sizes = (pair.initial.top_level_means.size, pair.optimized.top_level_means.size)
-        groups.setdefault(sizes, []).append(position)
+        groups.setdefault(_sizes(pairs[position]), []).append(position)
     return list(groups.values())
 
 
-def _batched_parts(pairs: list[_Pair], large_sample: int) -> list[_BatchedParts]:
+def _sizes(pair: _Pair) -> tuple[int, int]:
+    """The sizes of a pair's top-level samples: pairs of the same sizes are computed
+    together."""
+    return pair.initial.top_level_means.size, pair.optimized.top_level_means.size
+
+
+#: A streamed batch's benchmarks whose sizes less than this share of the batch has are
+#: analysed at the end (see _common_and_rare).
+RARE_SHARE = 1 / 16
+
+
+def _common_and_rare(pairs: list[_Pair]) -> tuple[list[_Pair], list[_Pair]]:
+    """``pairs`` split into those whose sizes many of them share and the others, whose
+    analysis waits for the end of the run: each group of equal sizes is one pass of the
+    protocol's array code, which costs ~1.7 ms however few rows it has (10,000 pairs of 31
+    values less the warm-ups found: ~10 groups of one pair in every batch of 1,024, 0.2 s).
+    At the end they are analysed together, sorted by sizes (:func:`_by_sizes`)."""
+    sizes = [_sizes(pair) for pair in pairs]
+    counts = collections.Counter(sizes)
+    fewest = len(pairs) * RARE_SHARE
+    if all(count >= fewest for count in counts.values()):
+        return pairs, []
+    common: list[_Pair] = []
+    rare: list[_Pair] = []
+    for pair, pair_sizes in zip(pairs, sizes, strict=True):
+        (common if counts[pair_sizes] >= fewest else rare).append(pair)
+    return common, rare
+
+
+def _by_sizes(pairs: list[_Pair]) -> list[_Pair]:
+    """``pairs`` in the order of their sizes (then of the config), so that the batches they
+    are cut into hold few groups of equal sizes. A pair's results do not depend on the
+    others of its batch."""
+    return sorted(pairs, key=lambda pair: (_sizes(pair), pair.index))
+
+
+@dataclass
+class _SizeGroup:
+    """The pairs of a batch whose top-level samples have the same sizes (their positions in
+    the batch, in order), those samples stacked as rows: what the protocol's tests and the
+    shared-count bootstrap take, stacked once for both."""
+
+    positions: list[int]
+    initial: np.ndarray  # rows × n
+    optimized: np.ndarray  # rows × m
+
+
+def _size_groups(pairs: list[_Pair]) -> list[_SizeGroup]:
+    """Every pair of ``pairs`` in its :class:`_SizeGroup`."""
+    return [_SizeGroup(positions, np.stack([pairs[p].initial.top_level_means for p in positions]),
+                       np.stack([pairs[p].optimized.top_level_means for p in positions]))
+            for positions in _same_sizes(pairs, range(len(pairs)))]
+
+
+def _batched_parts(pairs: list[_Pair], large_sample: int,
+                   groups: list[_SizeGroup] | None = None) -> list[_BatchedParts]:
     """The protocol's tests of every pair, both ways, the summaries of its samples and what
     the decisions need over many benchmarks, computed together for the pairs whose
-    top-level samples have the same sizes (identical to computing them pair by pair)."""
+    top-level samples have the same sizes (identical to computing them pair by pair);
+    ``groups``: the pairs' :func:`_size_groups`, when already made."""
     parts: list[_BatchedParts | None] = [None] * len(pairs)
-    for positions in _same_sizes(pairs, range(len(pairs))):
-        x = np.stack([pairs[p].initial.top_level_means for p in positions])
-        y = np.stack([pairs[p].optimized.top_level_means for p in positions])
+    for group in _size_groups(pairs) if groups is None else groups:
+        positions, x, y = group.positions, group.initial, group.optimized
         tests, reverse = run_tests_both_ways(x, y)
         small = is_small(x.shape[1], y.shape[1], large_sample)
         for position, *found in zip(positions, tests, reverse, summarise_rows(x),
@@ -313,8 +367,9 @@ def _analyse_pairs(
               for pair in pairs]
     # The shared-count bootstrap is array work that needs nothing else of the analysis: the
     # child computes it (or a thread) while this one runs the tests and decisions.
-    with _shared_intervals_beside(helper, settings, pairs, shared) as pending:
-        batched = _batched_parts(pairs, settings.large_sample)
+    groups = _size_groups(pairs)
+    with _shared_intervals_beside(helper, settings, pairs, shared, groups) as pending:
+        batched = _batched_parts(pairs, settings.large_sample, groups)
         inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs],
                                           _resolutions(pairs))
         confidences = np.array([complement(pair.alpha) for pair in pairs])
@@ -383,17 +438,24 @@ def _resolutions(pairs: list[_Pair]) -> np.ndarray | None:
 
 @contextlib.contextmanager
 def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
-                             pairs: list[_Pair], shared: list[bool]
+                             pairs: list[_Pair], shared: list[bool], sizes: list[_SizeGroup]
                              ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
     """For the block, the bootstrap intervals of the benchmarks resampled with the shared
     count matrices computed beside it, by ``helper`` (or a thread); the block gets the
     function that waits for them (by position in the batch). Computed together for the
-    benchmarks of the same sizes."""
-    grouped = _same_sizes(pairs, [p for p in range(len(pairs)) if shared[p]])
-    groups = [(np.array([complement(pairs[p].alpha) for p in positions]),
-               np.stack([pairs[p].initial.top_level_means for p in positions]),
-               np.stack([pairs[p].optimized.top_level_means for p in positions]))
-              for positions in grouped]
+    benchmarks of the same sizes (``sizes``: the batch's :func:`_size_groups`)."""
+    grouped: list[list[int]] = []
+    groups = []
+    for size in sizes:
+        rows = [row for row, position in enumerate(size.positions) if shared[position]]
+        if not rows:
+            continue
+        positions = [size.positions[row] for row in rows]
+        every = len(rows) == len(size.positions)  # (as a rule: the stacks as they are)
+        grouped.append(positions)
+        groups.append((np.array([complement(pairs[p].alpha) for p in positions]),
+                       size.initial if every else size.initial[rows],
+                       size.optimized if every else size.optimized[rows]))
 
     def by_position(ends: list[Ends]) -> dict[int, RatioInterval]:
         intervals = {}
@@ -620,7 +682,8 @@ def _analyse_benchmarks(
                 pairs += usable
                 waiting = []
                 heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
-                aside += heavy
+                light, rare = _common_and_rare(light)
+                aside += heavy + rare
                 if light:  # (weights enter only the bootstrap aggregate, never streamed)
                     batch = [plan.ready(pair, 1.0) for pair in light]
                     collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
@@ -638,8 +701,10 @@ def _analyse_benchmarks(
     # weights of 1e308 do not overflow the sums.
     largest_weight = max((pair.weight for pair in pairs), default=1.0)
     aside = [final.ready(pair, largest_weight) for pair in aside]
-    # The costly benchmarks go to the workers while the others are analysed here.
+    # The costly benchmarks go to the workers while the others are analysed here, in
+    # batches of few sizes (see _common_and_rare).
     heavy_pairs, light_pairs = _heavy_and_light(aside, settings, bootstrap_forced)
+    light_pairs = _by_sizes(light_pairs)
     parallel = [heavy_pairs[i:i + BATCH] for i in range(0, len(heavy_pairs), BATCH)]
     if len(parallel) < MIN_PARALLEL_BATCHES:
         parallel, light_pairs = [], heavy_pairs + light_pairs

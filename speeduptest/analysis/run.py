@@ -18,7 +18,6 @@ from pathlib import Path
 
 from speeduptest.analysis.benchmarks import Progress, analyse_benchmarks
 from speeduptest.analysis.transforms import prepared
-from speeduptest.inputs.compare import compared_experiment
 from speeduptest.inputs.config import reading_ahead
 from speeduptest.inputs.experiment import Experiment
 from speeduptest.inputs.files import SampleFiles
@@ -98,5 +97,7 @@ def compare_files(
     """Analyse the benchmarks that two result files have in common (``speeduptest compare``;
     ``file#VERSION`` for one version of a file). Raises ``ConfigError`` when a file is
     unusable or nothing pairs, or when the same file is given twice."""
+    from speeduptest.inputs.compare import compared_experiment
+
     return analyse(compared_experiment((initial, optimized), None, options), settings,
                    progress, run, workers)

@@ -22,7 +22,6 @@ from speeduptest.model.results import Results
 from speeduptest.model.versions import VersionsResults
 from speeduptest.output import FileContent, Streamed
 from speeduptest.render.json_results import render_json_blocks
-from speeduptest.render.tables import render_csv, render_latex, render_markdown
 from speeduptest.runtime.parallel import default_workers, shared_worker_pool
 
 if TYPE_CHECKING:  # the renderers import jinja2: only when a format needs them
@@ -137,11 +136,15 @@ def render_formats(
     elif "html" in formats or "pdf" in formats:
         files.update(_render_reports(results, "html" in formats, "pdf" in formats,
                                      workers or default_workers(), progress))
-    for name, file, render in (("md", "summary.md", render_markdown),
-                               ("csv", "results.csv", render_csv),
-                               ("tex", "table.tex", render_latex)):
-        if name in formats:
-            files[file] = render(results).encode("utf-8")
+    if {"md", "csv", "tex"} & set(formats):  # (imported for them only: results.json alone
+        # is the common case of a CI job, whose run starts by importing what it needs)
+        from speeduptest.render.tables import render_csv, render_latex, render_markdown
+
+        for name, file, render in (("md", "summary.md", render_markdown),
+                                   ("csv", "results.csv", render_csv),
+                                   ("tex", "table.tex", render_latex)):
+            if name in formats:
+                files[file] = render(results).encode("utf-8")
     return files
 
 

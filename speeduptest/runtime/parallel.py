@@ -13,16 +13,18 @@ bootstraps go to workers (14.5 s without, 7.9 s with).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from speeduptest.runtime import without
+
+if TYPE_CHECKING:  # (multiprocessing and ctypes imported where a pool starts: most runs
+    import multiprocessing  # start none, and they are ~7 ms of the start-up)
 
 MapFunction = Callable[[Callable, Iterable], Iterator]
 
@@ -56,6 +58,8 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform == "linux":
+        import ctypes
+
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -73,6 +77,8 @@ def _call_with_shared(function: Callable, item: object) -> object:
 def _context() -> multiprocessing.context.BaseContext:
     # fork: workers start with the parent's imports (scipy, jinja2, weasyprint) done, and
     # with the parent's objects (a shared_worker_pool's ``shared``) without pickling them.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 

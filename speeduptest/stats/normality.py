@@ -70,9 +70,11 @@ def shapiro_wilk_rows(samples: np.ndarray) -> list[ShapiroResult]:
         w[computed], p_value[computed] = _swilk(ordered, n)
     not_computed = ShapiroResult(None, None, n, note=IDENTICAL_NOTE)
     not_representable = ShapiroResult(None, None, n, note=SHAPIRO_NOT_REPRESENTABLE)
-    return [(ShapiroResult(wb, pb, n) if math.isfinite(wb) and math.isfinite(pb)
-             else not_representable) if ok else not_computed
-            for ok, wb, pb in zip(computed.tolist(), w.tolist(), p_value.tolist(), strict=True)]
+    finite = (np.isfinite(w) & np.isfinite(p_value)).tolist()
+    return [(ShapiroResult(wb, pb, n) if representable else not_representable)
+            if ok else not_computed
+            for ok, representable, wb, pb in zip(computed.tolist(), finite, w.tolist(),
+                                                 p_value.tolist(), strict=True)]
 
 
 # --------------------------------------------------------------------------------------------

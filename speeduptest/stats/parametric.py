@@ -143,6 +143,31 @@ def t_test_from_moments(x: Moments, y: Moments, *, equal_var: bool,
     value for Welch's test, of no value, or a zero standard error of data that are not
     constant by R's criterion (all zero).
     """
+    return _t_results(x, y, _t_spread(x, y, equal_var), equal_var, alternative)
+
+
+def t_tests_both_ways(x: Moments, y: Moments, *, equal_var: bool,
+                      alternative: Alternative = "greater"
+                      ) -> tuple[list[TTestResult], list[TTestResult]]:
+    """``t_test_from_moments(x, y)`` and ``t_test_from_moments(y, x)``: the standard error
+    and the degrees of freedom computed once, as each direction computes them (their sums
+    and products do not depend on the order of their terms), the rest per direction."""
+    spread = _t_spread(x, y, equal_var)
+    reverse = _t_spread(y, x, equal_var) if min(x.size, y.size) < 2 else spread
+    return (_t_results(x, y, spread, equal_var, alternative),
+            _t_results(y, x, reverse, equal_var, alternative))
+
+
+class _Spread(NamedTuple):
+    """What a t-test's statistic is divided by, and its degrees of freedom, per row."""
+
+    std_error: np.ndarray
+    df: np.ndarray
+
+
+def _t_spread(x: Moments, y: Moments, equal_var: bool) -> _Spread:
+    """The standard error of the difference of the means and the degrees of freedom, per
+    row; raises ``ZeroDivisionError`` as :func:`t_test_from_moments` says."""
     n, m = x.size, y.size
     var_x, var_y = x.variance, y.variance
     if n == 0 or m == 0 or (equal_var and n + m == 2) or (not equal_var and n == 1):
@@ -166,6 +191,14 @@ def t_test_from_moments(x: Moments, y: Moments, *, equal_var: bool,
             df = np.where(denominator > 0, square_total / np.where(denominator > 0,
                                                                    denominator, 1.0), np.nan)
             df[overflow_x | overflow_y | overflow_total] = np.nan
+    return _Spread(std_error, df)
+
+
+def _t_results(x: Moments, y: Moments, spread: _Spread, equal_var: bool,
+               alternative: Alternative) -> list[TTestResult]:
+    """The t-tests of the rows, mean(x) against mean(y), from their :func:`_t_spread`."""
+    std_error, df = spread
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         largest = python_max(np.abs(x.mean), np.abs(y.mean))
         constant = std_error < 10 * np.finfo(float).eps * largest
         if (~constant & (std_error == 0)).any():

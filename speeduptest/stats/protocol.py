@@ -27,10 +27,12 @@ from speeduptest.stats.parametric import (
     TTestResult,
     f_test_from_moments,
     t_test_from_moments,
+    t_tests_both_ways,
 )
 from speeduptest.stats.rowwise import paired_rows, python_max
 from speeduptest.stats.wilcoxon import (
     WilcoxonResult,
+    wilcoxon_both_ways,
     wilcoxon_mann_whitney,
     wilcoxon_mann_whitney_rows,
 )
@@ -272,20 +274,30 @@ def _run_chunk(x: np.ndarray, y: np.ndarray, both_ways: bool
 
     def one_way(a: np.ndarray, b: np.ndarray, moments_a: Moments, moments_b: Moments,
                 shapiro_a: list[ShapiroResult], shapiro_b: list[ShapiroResult],
-                ks: list[KSResult] | None = None) -> list[ProtocolTests]:
+                t_tests: tuple[list[TTestResult], list[TTestResult]],
+                wmw: list[WilcoxonResult], ks: list[KSResult] | None = None
+                ) -> list[ProtocolTests]:
         f_tests = f_test_from_moments(moments_a, moments_b)
-        student = t_test_from_moments(moments_a, moments_b, equal_var=True)
-        welch = t_test_from_moments(moments_a, moments_b, equal_var=False)
         ks = ks_test_rows(a, b) if ks is None else ks
-        wmw = wilcoxon_mann_whitney_rows(a, b)
         return [ProtocolTests(*fields) for fields in zip(shapiro_a, shapiro_b, f_tests,
-                                                         student, welch, ks, wmw, strict=True)]
+                                                         *t_tests, ks, wmw, strict=True)]
 
-    forward = one_way(xs, ys, moments_x, moments_y, shapiro_x, shapiro_y)
     if not both_ways:
-        return forward, None
+        return one_way(xs, ys, moments_x, moments_y, shapiro_x, shapiro_y, (
+            t_test_from_moments(moments_x, moments_y, equal_var=True),
+            t_test_from_moments(moments_x, moments_y, equal_var=False)),
+            wilcoxon_mann_whitney_rows(xs, ys)), None
+    # Student's and Welch's tests both ways: their spreads computed once; the rank test's
+    # pooled rows ranked once.
+    (student, student_reverse), (welch, welch_reverse) = (
+        t_tests_both_ways(moments_x, moments_y, equal_var=equal_var)
+        for equal_var in (True, False))
+    wmw, wmw_reverse = wilcoxon_both_ways(xs, ys)
+    forward = one_way(xs, ys, moments_x, moments_y, shapiro_x, shapiro_y, (student, welch),
+                      wmw)
     same_sizes = xs.shape[1] == ys.shape[1]
     reverse = one_way(ys, xs, moments_y, moments_x, shapiro_y, shapiro_x,
+                      (student_reverse, welch_reverse), wmw_reverse,
                       [tests.ks for tests in forward] if same_sizes else None)
     odd = np.flatnonzero(~(np.isfinite(x).all(axis=1) & np.isfinite(y).all(axis=1)))
     if odd.size:

@@ -12,6 +12,7 @@ pooled rows in integer arithmetic; the exact tail probabilities are cached per p
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -63,16 +64,43 @@ def wilcoxon_mann_whitney_rows(x: np.ndarray, y: np.ndarray, *,
     Not computed when all pooled values are identical (the rank statistic then has no
     variance). NaNs, as ``np.unique`` counts them, are one block of ties after every number.
     """
+    _check_alternative(alternative)
+    x, y = paired_rows(x, y)
+    return _results(*_ranked(x, y), x.shape[1], y.shape[1], alternative)
+
+
+def wilcoxon_both_ways(x: np.ndarray, y: np.ndarray, *, alternative: Alternative = "greater"
+                       ) -> tuple[list[WilcoxonResult], list[WilcoxonResult]]:
+    """``wilcoxon_mann_whitney_rows(x, y)`` and ``wilcoxon_mann_whitney_rows(y, x)``, the
+    pooled rows ranked once: twice the rank sums of both samples add up to N·(N + 1), N =
+    m + n (integers, exactly), and the ties are those of the same pooled rows."""
+    _check_alternative(alternative)
+    x, y = paired_rows(x, y)
+    m, n = x.shape[1], y.shape[1]
+    twice_rank_sum, ties, identical = _ranked(x, y)
+    return (_results(twice_rank_sum, ties, identical, m, n, alternative),
+            _results((m + n) * (m + n + 1) - twice_rank_sum, ties, identical, n, m,
+                     alternative))
+
+
+def _check_alternative(alternative: str) -> None:
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError("alternative must be 'two-sided', 'greater' or 'less', got "
                          f"{alternative!r}")
-    x, y = paired_rows(x, y)
-    m, n = x.shape[1], y.shape[1]
-    if m + n < LONG_ROW_SIZE:
-        twice_rank_sum, ties, identical = _rank_sums(x, y)
-    else:
-        twice_rank_sum, ties, identical = _rank_sums_long(np.sort(x, axis=1),
-                                                          np.sort(y, axis=1))
+
+
+def _ranked(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: twice the rank sum of x in the pooled row, Σ (t³ − t) over its blocks of ties
+    and whether all its values are identical."""
+    if x.shape[1] + y.shape[1] < LONG_ROW_SIZE:
+        return _rank_sums(x, y)
+    return _rank_sums_long(np.sort(x, axis=1), np.sort(y, axis=1))
+
+
+def _results(twice_rank_sum: np.ndarray, ties: np.ndarray, identical: np.ndarray, m: int,
+             n: int, alternative: Alternative) -> list[WilcoxonResult]:
+    """The test of every row from twice the rank sum of its first sample (of m values; n in
+    the other) and the ties of the pooled row."""
     statistic = twice_rank_sum / 2 - m * (m + 1) / 2.0
     exact_sizes = m < WILCOXON_EXACT_LIMIT and n < WILCOXON_EXACT_LIMIT
     exact = (ties == 0) if exact_sizes else np.zeros(statistic.shape, dtype=bool)
@@ -113,14 +141,43 @@ def _normal_p_value(statistic: np.ndarray, ties: np.ndarray, m: int, n: int,
     return python_min(1.0, 2 * special.ndtr(-np.abs((centred - correction) / sigma)))
 
 
-@lru_cache(maxsize=128)
 def _rank_sum_upper_tails(m: int, n: int) -> tuple[tuple[int, ...], int]:
     """Exact null distribution of the Mann–Whitney U for sizes m and n, without ties.
 
     Returns the counts of {U ≥ k} for k = 0 … m·n and the total C(m + n, m). The counts are the
     coefficients of the Gaussian binomial [m + n choose m]_q = Π (1 − q^(n+i)) / (1 − q^i),
-    computed with Python integers, so they are exact (R's pwilcox counts the same way).
+    exact integers (R's pwilcox counts the same way); [m + n choose m]_q = [m + n choose n]_q,
+    so both orders of the sizes are one computation (the protocol asks for both).
     """
+    return _gaussian_binomial_tails(min(m, n), max(m, n))
+
+
+@lru_cache(maxsize=128)
+def _gaussian_binomial_tails(m: int, n: int) -> tuple[tuple[int, ...], int]:
+    """:func:`_rank_sum_upper_tails` for m ≤ n: in 64-bit integers where C(m + n, m) leaves
+    room for the steps (every intermediate coefficient is at most twice a final one), each
+    division by (1 − q^i) a cumulative sum along the coefficients' residues modulo i (31
+    against 20 values: 0.05 ms, not 1 ms); in Python's integers otherwise. The same integers
+    either way."""
+    if math.comb(m + n, m) >= 1 << 61:
+        return _python_integer_tails(m, n)
+    counts = np.ones(1, dtype=np.int64)
+    for i in range(1, m + 1):
+        shift = n + i
+        product = np.zeros(counts.size + shift, dtype=np.int64)  # times (1 − q^(n+i))
+        product[:counts.size] = counts
+        product[shift:] -= counts
+        size = product.size
+        chains = np.zeros(-(-size // i) * i, dtype=np.int64)  # divided by (1 − q^i)
+        chains[:size] = product
+        chains = np.cumsum(chains.reshape(-1, i), axis=0).ravel()
+        counts = chains[:i * n + 1]
+    tails = np.cumsum(counts[::-1])[::-1].tolist()
+    return tuple(tails), tails[0]
+
+
+def _python_integer_tails(m: int, n: int) -> tuple[tuple[int, ...], int]:
+    """:func:`_rank_sum_upper_tails` in Python's integers (any sizes)."""
     counts = [1]
     for i in range(1, m + 1):
         shift = n + i

@@ -173,7 +173,8 @@ def test_results_json_is_encoded_in_blocks_as_it_is_written(tmp_path, monkeypatc
     from speeduptest.render import json_results
 
     assert main([CONFIG, "-o", str(tmp_path / "whole"), "--quiet", "--format", "json"]) == 0
-    monkeypatch.setattr(json_results, "_BLOCK", 1)  # a block per benchmark
+    monkeypatch.setattr(json_results, "_BLOCK", 1)  # a block per few benchmarks
+    monkeypatch.setattr(json_results, "_ENCODED_TOGETHER", 3)
     assert main([CONFIG, "-o", str(tmp_path / "blocks"), "--quiet", "--format", "json"]) == 0
     whole = (tmp_path / "whole" / "results.json").read_bytes()
     assert (tmp_path / "blocks" / "results.json").read_bytes() == whole

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 from throughput import make_config
 
 
-def per_pair_parts(pairs, large_sample):
+def per_pair_parts(pairs, large_sample, groups=None):
     """The tests both ways and the summaries, computed pair by pair (and the rank test's
     most favourable case searched for ties, the highest confidences computed, pair by
     pair: tie_free False, max_confidences None)."""

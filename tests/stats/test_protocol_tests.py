@@ -339,6 +339,37 @@ def test_exact_ks_for_a_few_rows_of_skewed_sizes() -> None:
     assert_rows_as_alone(x[:8], y[:8], "rows of 3x3300", decisions=False)
 
 
+def test_exact_ks_of_repeated_thresholds_and_ties_is_the_recursion_of_every_row() -> None:
+    """Rows that share their threshold and pattern of ties are computed once: the same bits
+    as the recursion over every row (timing samples of odd sizes: the medians tie; values
+    on a coarse grid: more ties)."""
+    from speeduptest.stats.kolmogorov_smirnov import _smirnov_exact_distinct, _smirnov_exact_rows
+
+    rng = np.random.default_rng(9)
+    for n, m, rows, digits in ((31, 31, 400, 6), (15, 16, 300, 1), (7, 9, 200, 0)):
+        x, y = benchmarks(rng, rows, n, m)
+        x, y = np.round(x, digits), np.round(y, digits)
+        statistic = np.array([result.statistic for result in ks_test_rows(x, y)])
+        threshold = np.rint(statistic * m * n).astype(np.int64)
+        patterns = rng.random((4, m + n)) < 0.9  # a few patterns of ties, and none
+        patterns[0] = True
+        patterns[:, -1] = True
+        block_end = patterns[rng.integers(0, 4, rows)]
+        expected = _smirnov_exact_rows(threshold, n, m, block_end)
+        assert np.unique(threshold).size * 4 < rows  # (rows repeat)
+        assert _smirnov_exact_distinct(threshold, n, m, block_end).tobytes() == expected.tobytes()
+
+
+def test_the_exact_rank_sum_distribution_in_64_bits_is_the_one_in_python_integers() -> None:
+    """The Mann–Whitney counts of every pair of sizes below the exact test's limit, either
+    order of the sizes: the same integers as the recursion in Python's integers."""
+    from speeduptest.stats.wilcoxon import _python_integer_tails, _rank_sum_upper_tails
+
+    for m in range(1, 50, 2):
+        for n in (*range(1, 50, 5), 31, 49):
+            assert _rank_sum_upper_tails(m, n) == _python_integer_tails(m, n), (m, n)
+
+
 def test_shapes_and_chunks() -> None:
     assert run_tests_batched(np.zeros((0, 5)), np.zeros((0, 7))) == []
     with pytest.raises(ValueError, match="shapes"):
@@ -471,8 +502,9 @@ def test_property_both_ways_is_two_calls(n: int, m: int, rows: int, data: st.Dat
                                quietly(run_tests_batched, y, x)))
 
 
-@pytest.mark.parametrize(("n", "m"), [*SIZES, (3, 200), (400, 300)])
+@pytest.mark.parametrize(("n", "m"), [*SIZES, (3, 200), (400, 300), (700, 400)])
 def test_both_ways_is_two_calls(n: int, m: int) -> None:
+    """(700 against 400 values: the rank sums of long rows, from the sorted samples.)"""
     rng = np.random.default_rng(7 * n + m)
     x, y = benchmarks(rng, 64 if n * m < 10_000 else 4, n, m)
     assert bits(run_tests_both_ways(x, y)) == bits((run_tests_batched(x, y),

@@ -28,29 +28,18 @@ import dataclasses
 import difflib
 import functools
 import hashlib
+import importlib
 import json
 import os
 import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
 
-from speeduptest.inputs.readers import (
-    asv,
-    catch2,
-    criterion,
-    go_bench,
-    google_benchmark,
-    hyperfine,
-    jmh,
-    long_csv,
-    pyperf,
-    pytest_benchmark,
-    rebench,
-)
 from speeduptest.inputs.readers.common import InputError, SourceFile, bounded, csv_sample, named
 from speeduptest.inputs.samples import (
     MAX_NAME,
@@ -83,6 +72,13 @@ class ReadOptions:
 
 
 DEFAULT_OPTIONS = ReadOptions()
+
+
+def _reader(name: str) -> ModuleType:
+    """The reader of a tool's files (a module of this package), imported when a file asks
+    for it: most runs read plain samples only, and the eleven readers are ~15 ms of a run's
+    start-up where their source is compiled."""
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 #: No file larger than this is read, and no gzip file is decompressed beyond it.
@@ -171,24 +167,24 @@ def _parse_json(text: str, path: str, options: ReadOptions) -> SourceFile:
             "is not read: it holds a number with too many digits to be a time"))
     if isinstance(document, dict):
         if "context" in document and isinstance(document.get("benchmarks"), list):
-            return google_benchmark.parse(document, path, options.time)
-        if pytest_benchmark.looks_like(document):
-            return pytest_benchmark.parse(document, path)
-        if asv.looks_like(document):
-            return asv.parse(document, path)
-        if criterion.looks_like(document):
-            return criterion.parse_sample(document, path)
-        if asv.is_benchmark_list(document):
+            return _reader("google_benchmark").parse(document, path, options.time)
+        if _reader("pytest_benchmark").looks_like(document):
+            return _reader("pytest_benchmark").parse(document, path)
+        if _reader("asv").looks_like(document):
+            return _reader("asv").parse(document, path)
+        if _reader("criterion").looks_like(document):
+            return _reader("criterion").parse_sample(document, path)
+        if _reader("asv").is_benchmark_list(document):
             return SourceFile(path, "asv", (), problem=(
                 "is asv's list of benchmarks (benchmarks.json), which holds no result: give "
                 "a result file, .asv/results/MACHINE/COMMIT-ENVIRONMENT.json"))
         if isinstance(document.get("results"), list):
-            return hyperfine.parse(document, path)
+            return _reader("hyperfine").parse(document, path)
         if isinstance(document.get("benchmarks"), list):
-            return pyperf.parse(document, path)
+            return _reader("pyperf").parse(document, path)
     if isinstance(document, list) and document and all(
             isinstance(item, dict) and "primaryMetric" in item for item in document):
-        return jmh.parse(document, path)
+        return _reader("jmh").parse(document, path)
     return SourceFile(path, "JSON", (),
                       problem=f"is a JSON file of no format speeduptest reads ({JSON_FORMATS})")
 
@@ -234,16 +230,17 @@ def _parse(raw: bytes, path: str, filename: str, options: ReadOptions) -> Source
     start = text.lstrip()[:1]
     if suffix == ".json" or start in ("{", "["):
         return _parse_json(text, path, options)
+    rebench = _reader("rebench")
     if rebench.looks_like(text):  # not by extension: plain samples may be called .data
         return rebench.parse(text, path)
-    if start == "<" and catch2.looks_like(text):
-        return catch2.parse(text, path)
+    if start == "<" and _reader("catch2").looks_like(text):
+        return _reader("catch2").parse(text, path)
     if suffix == ".csv":
-        if long_csv.looks_like(text):
-            return long_csv.parse(text, path)
+        if _reader("long_csv").looks_like(text):
+            return _reader("long_csv").parse(text, path)
         return SourceFile(path, "sample", (csv_sample(text, path),))
-    if go_bench.looks_like(text):
-        return go_bench.parse(text, path, options.metric)
+    if _reader("go_bench").looks_like(text):
+        return _reader("go_bench").parse(text, path, options.metric)
     return SourceFile(path, "sample", (parse_sample_text(text, path),))
 
 
@@ -255,8 +252,8 @@ def read_source(file: Path, display: str | None = None,
     (:mod:`speeduptest.runtime.prefetch`)."""
     display = visible(display) if display is not None else _display_of(file)
     if content is None and os.path.isdir(file):
-        folder = (criterion.read_folder(Path(file), display, _read_within_limit)
-                  or catch2.read_folder(Path(file), display, _read_within_limit))
+        folder = (_reader("criterion").read_folder(Path(file), display, _read_within_limit)
+                  or _reader("catch2").read_folder(Path(file), display, _read_within_limit))
         if folder is not None:
             folder = _printable(folder)
             return bounded(folder) if options.bootstrap else folder
