@@ -467,9 +467,16 @@ def test_a_power_of_two_scale_changes_no_bit(x, y, digits, exponent):
     if abs(exponent) < 200:  # Welch's fourth powers of the spread still normal floats
         assert bits(f_test_rows(xs, ys)) == bits(f_test_rows(x, y))
         for alternative in ALTERNATIVES:
-            for equal_var in (True, False):
-                assert (bits(t_test_rows(xs, ys, equal_var=equal_var, alternative=alternative))
-                        == bits(t_test_rows(x, y, equal_var=equal_var, alternative=alternative)))
+            assert (bits(t_test_rows(xs, ys, equal_var=True, alternative=alternative))
+                    == bits(t_test_rows(x, y, equal_var=True, alternative=alternative)))
+            # Welch's degrees of freedom square with Python's ** (the C library's pow, as the
+            # scalar formula did), which is not always the correctly rounded product: under a
+            # scale its last bit may move (the protocol itself scales its pairs first, above).
+            (scaled,), (plain,) = (t_test_rows(a, b, equal_var=False, alternative=alternative)
+                                   for a, b in ((xs, ys), (x, y)))
+            for field in ("statistic", "df", "p_value"):
+                assert getattr(scaled, field) == pytest.approx(getattr(plain, field),
+                                                               rel=1e-13, nan_ok=True)
 
 
 odd_values = st.sampled_from([0.5, 1.0, 1.0, 1.5, 2.0, 7.0, math.nan, math.inf, -math.inf, 0.0,
