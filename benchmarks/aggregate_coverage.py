@@ -15,7 +15,7 @@ For every replicate the script computes, from the same data,
 - the delta-method intervals of speeduptest.stats.overall (``delta_half_widths``);
 - for the overall speedup, Fieller's interval of the ratio of the two independent sums
   Σ W·Ȳᵢ / Σ W·Ȳₒ (each sum's relative variance and Welch–Satterthwaite degrees of freedom,
-  one t quantile per side as speeduptest.stats.change.fieller_bounds), the alternative considered;
+  one t quantile per side as speeduptest.stats.fieller.fieller_bounds), the alternative considered;
 - the bootstrap percentile intervals of BootstrapAggregate: every benchmark resampled
   independently with replacement at both levels (units, then the measurements of each drawn
   unit). The simulation draws ``--resamples`` resamples (500 by default, fewer than a run's
@@ -39,7 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from speeduptest.stats.change import MeanRatio, fieller_bounds
+from speeduptest.stats.fieller import MeanRatio, fieller_bounds
 from speeduptest.stats.overall import delta_half_widths, log_interval
 
 ITERATIONS = 3

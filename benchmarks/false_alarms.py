@@ -29,7 +29,9 @@ import time
 
 import numpy as np
 
-from speeduptest.stats.change import CORRECTIONS, MeanRatio, decide_calls
+from speeduptest.stats.change import decide_calls
+from speeduptest.stats.corrections import CORRECTIONS
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.protocol import analyse_pair
 
 PROCESSES, VALUES, ALPHA = 20, 3, 0.05

@@ -78,15 +78,10 @@ from pathlib import Path
 import numpy as np
 from scipy import special
 
-from speeduptest.stats.change import (
-    MeanRatio,
-    call_fieller_bounds,
-    classify,
-    corrected_confidence,
-    decide_calls,
-    fieller_p_value,
-)
+from speeduptest.stats.change import classify, decide_calls
+from speeduptest.stats.corrections import corrected_confidence
 from speeduptest.stats.effect_size import effect_inputs_of, shared_counts
+from speeduptest.stats.fieller import MeanRatio, call_fieller_bounds, fieller_p_value
 from speeduptest.stats.hierarchy import Hierarchy
 
 DESIGNS = ((3, 3), (3, 30), (30, 3), (5, 5))

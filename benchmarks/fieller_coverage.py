@@ -32,7 +32,7 @@ import numpy as np
 from false_alarms import PROCESSES, calls_of, simulate_suite
 from scipy import stats
 
-from speeduptest.stats.change import MeanRatio, fieller_bounds
+from speeduptest.stats.fieller import MeanRatio, fieller_bounds
 
 UNITS = (3, 5, 10, 30)
 SPREADS = (0.02, 0.05, 0.30)

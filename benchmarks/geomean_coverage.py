@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from speeduptest.stats.change import MeanRatio
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.overall import delta_half_widths, geometric_mean_interval
 
 CONFIDENCE = 0.95

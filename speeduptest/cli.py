@@ -37,7 +37,7 @@ from speeduptest.output import (
     shown_path,
 )
 from speeduptest.runtime.nocycles import built_then_read
-from speeduptest.stats.change import CORRECTIONS, SMALLEST_RISK
+from speeduptest.stats.corrections import CORRECTIONS, SMALLEST_RISK
 
 if TYPE_CHECKING:
     from speeduptest.model.results import Results

@@ -48,7 +48,7 @@ from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
-from speeduptest.stats.change import Change, MeanRatio, classify, decide_calls
+from speeduptest.stats.change import Change, classify, decide_calls
 from speeduptest.stats.effect_size import (
     EffectSize,
     RatioInterval,
@@ -66,6 +66,7 @@ from speeduptest.stats.effect_size import (
     uses_shared_counts,
     within_draws_budget,
 )
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.overall import (
     BootstrapAggregate,

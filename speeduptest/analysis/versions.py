@@ -59,7 +59,8 @@ from speeduptest.model.versions import (
     VersionStanding,
 )
 from speeduptest.runtime.parallel import default_workers, worker_pool
-from speeduptest.stats.change import Change, MeanRatio, classify
+from speeduptest.stats.change import Change, classify
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.omnibus import OmnibusChoice, choose_omnibus, holm
 from speeduptest.stats.overall import (
     DeltaAggregate,

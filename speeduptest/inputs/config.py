@@ -54,7 +54,7 @@ from speeduptest.runtime.prefetch import (
     prefetching,
     stat_found,
 )
-from speeduptest.stats.change import SMALLEST_RISK
+from speeduptest.stats.corrections import SMALLEST_RISK
 
 REQUIRED_COLUMNS = ("benchmark", "initial", "optimized")
 OPTIONAL_COLUMNS = ("weight", "confidence", "unit")

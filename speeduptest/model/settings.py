@@ -29,7 +29,7 @@ from speeduptest.stats.defaults import (
 )
 
 if TYPE_CHECKING:
-    from speeduptest.stats.change import Correction
+    from speeduptest.stats.corrections import Correction
 
 
 @dataclass(frozen=True, slots=True)

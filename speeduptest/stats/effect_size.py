@@ -30,7 +30,8 @@ import numpy as np
 from scipy import special
 
 from speeduptest.notices import Notice, plural
-from speeduptest.stats.change import MeanRatio, fieller_bounds, percentile_ends
+from speeduptest.stats.change import percentile_ends
+from speeduptest.stats.fieller import MeanRatio, fieller_bounds
 from speeduptest.stats.hierarchy import (
     Hierarchy,
     VarianceComponents,
@@ -131,7 +132,7 @@ def fieller_interval(initial: VarianceComponents, optimized: VarianceComponents,
 
     Solves (Ȳ_i − θ·Ȳ_o)² ≤ t_i²·V_i + θ²·t_o²·V_o for θ, where V = S²ₖ/nₖ and t_x is the
     (1 + confidence)/2 quantile of Student's t with nₖ(x) − 1 degrees of freedom (in the
-    numerically stable form of :func:`speeduptest.stats.change.fieller_bounds`).
+    numerically stable form of :func:`speeduptest.stats.fieller.fieller_bounds`).
     """
     if initial.variance_of_mean is None or optimized.variance_of_mean is None:
         return RatioInterval("fieller", None, None, False,

@@ -54,18 +54,13 @@ import numpy as np
 from scipy import special
 
 from speeduptest.notices import Notice
-from speeduptest.stats.change import (
-    CALLS,
-    Call,
-    Change,
-    Correction,
-    MeanRatio,
-    widest_where_undefined,
-)
+from speeduptest.stats.change import CALLS, Call, Change, widest_where_undefined
+from speeduptest.stats.corrections import Correction
 from speeduptest.stats.effect_size import (
     AGGREGATE_INTERVALS,
     BOOTSTRAP_TRUSTED_UNITS,
 )
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.protocol import PairAnalysis
 
 # -- the overall figures ------------------------------------------------------------------

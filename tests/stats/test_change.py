@@ -13,13 +13,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from speeduptest.cli import main
-from speeduptest.stats.change import (
+from speeduptest.stats.change import classify, decide_calls
+from speeduptest.stats.corrections import adjusted_p_values, corrected_confidence
+from speeduptest.stats.fieller import (
     MeanRatio,
-    adjusted_p_values,
     call_fieller_bounds,
-    classify,
-    corrected_confidence,
-    decide_calls,
     fieller_bounds,
     fieller_p_value,
 )

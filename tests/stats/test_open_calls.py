@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.stats.change import MeanRatio, call_fieller_bounds, decide_calls, fieller_p_value
+from speeduptest.stats.change import decide_calls
+from speeduptest.stats.fieller import MeanRatio, call_fieller_bounds, fieller_p_value
 
 CASES = json.loads((Path(__file__).parents[1] / "fixtures" / "open_call_cases.json")
                    .read_text())["cases"]

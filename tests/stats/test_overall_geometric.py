@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from speeduptest.stats.change import MeanRatio
+from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.overall import (
     GEOMETRIC_MEAN_DEFINITION,
     bias_corrections,

@@ -15,13 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from speeduptest.stats.change import (
-    MeanRatio,
-    call_fieller_bounds,
-    decide_calls,
-    fieller_p_value,
-)
+from speeduptest.stats.change import decide_calls
 from speeduptest.stats.effect_size import effect_inputs, effect_inputs_of
+from speeduptest.stats.fieller import MeanRatio, call_fieller_bounds, fieller_p_value
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.resolution import (
     SideResolution,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import special
 
 from speeduptest.stats import omnibus
-from speeduptest.stats.change import adjusted_p_values
+from speeduptest.stats.corrections import adjusted_p_values
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -156,7 +156,7 @@ _P_VALUES = st.lists(st.one_of(st.floats(0.0, 1.0), st.floats(0.0, 1e-250),
 def test_holm_never_adjusts_below_the_p_value(p_values, missing):
     """Holm over a benchmark's post-hoc pairs and over its comparisons with the baseline
     (omnibus.holm, with None for what was not computed); Holm and Benjamini–Hochberg over the
-    benchmarks (change.adjusted_p_values)."""
+    benchmarks (corrections.adjusted_p_values)."""
     with_missing = [None if m else p for p, m in zip(p_values, missing + [False] * 30,
                                                      strict=False)]
     for p, adjusted in zip(with_missing, omnibus.holm(with_missing), strict=True):
