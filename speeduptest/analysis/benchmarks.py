@@ -111,12 +111,8 @@ def _sample_errors(spec: BenchmarkSpec, role: str, sample: Sample, config: str) 
     return []
 
 
-#: (The analysis's name for a comparison read and transformed.)
-_Pair = ReadPair
-
-
 def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleFiles
-                     ) -> Iterator[tuple[BenchmarkResult, _Pair | None]]:
+                     ) -> Iterator[tuple[BenchmarkResult, ReadPair | None]]:
     """:func:`_read_benchmark` for each of ``specs``, in order, each file read once from
     ``files`` (the experiment's)."""
     keyed = [(spec, () if spec.errors else (spec.initial_key or file_key(spec.initial),
@@ -133,7 +129,7 @@ def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleF
 
 def _read_benchmark(
     index: int, spec: BenchmarkSpec, sources: list[SourceFile], config: str,
-) -> tuple[BenchmarkResult, _Pair | None]:
+) -> tuple[BenchmarkResult, ReadPair | None]:
     """The benchmark's result so far (its errors, if any) and its samples when usable.
     ``sources``: its files (initial, optimized; none for a spec with errors)."""
     if spec.errors:
@@ -163,8 +159,8 @@ def _read_benchmark(
                             units=(initial.unit, optimized.unit), declared_unit=spec.unit)
 
 
-def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str,
-                 transforms: Sequence[Transform]) -> list[_Pair]:
+def _transformed(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str,
+                 transforms: Sequence[Transform]) -> list[ReadPair]:
     """The pairs as the experiment's ``transforms`` leave them, each step run over all of
     them together (:mod:`speeduptest.analysis.transforms`); their benchmarks get what was
     found. A pair that a step cannot take becomes its benchmark's error."""
@@ -191,7 +187,7 @@ def _transformed(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: 
     return pairs
 
 
-def _enough_left(pair: _Pair, step: Transform) -> _Pair | str:
+def _enough_left(pair: ReadPair, step: Transform) -> ReadPair | str:
     """``pair`` after a step of the user's, or why too few values are left to analyse it
     (the run's own steps check it themselves)."""
     for role, side in (("initial", pair.initial), ("optimized", pair.optimized)):
@@ -203,8 +199,8 @@ def _enough_left(pair: _Pair, step: Transform) -> _Pair | str:
     return pair
 
 
-def _with_mean_ratios(pairs: list[_Pair], benchmarks: list[BenchmarkResult], config: str
-                      ) -> list[_Pair]:
+def _with_mean_ratios(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str
+                      ) -> list[ReadPair]:
     """The pairs whose mean times have a ratio that a float holds; the benchmarks of the
     others get the error that says so (the grand means computed together, kept for the
     analysis)."""
@@ -255,7 +251,7 @@ class _BatchedParts:
     max_confidences: tuple[float | None, float | None] | None = None
 
 
-def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]:
+def _same_sizes(pairs: list[ReadPair], positions: Sequence[int]) -> list[list[int]]:
     """``positions`` of ``pairs`` grouped by the sizes of their top-level samples (the rows of
     the arrays that are computed together)."""
     groups: dict[tuple[int, int], list[int]] = {}
@@ -264,7 +260,7 @@ def _same_sizes(pairs: list[_Pair], positions: Sequence[int]) -> list[list[int]]
     return list(groups.values())
 
 
-def _sizes(pair: _Pair) -> tuple[int, int]:
+def _sizes(pair: ReadPair) -> tuple[int, int]:
     """The sizes of a pair's top-level samples: pairs of the same sizes are computed
     together."""
     return pair.initial.top_level_means.size, pair.optimized.top_level_means.size
@@ -275,7 +271,7 @@ def _sizes(pair: _Pair) -> tuple[int, int]:
 RARE_SHARE = 1 / 16
 
 
-def _common_and_rare(pairs: list[_Pair]) -> tuple[list[_Pair], list[_Pair]]:
+def _common_and_rare(pairs: list[ReadPair]) -> tuple[list[ReadPair], list[ReadPair]]:
     """``pairs`` split into those whose sizes many of them share and the others, whose
     analysis waits for the end of the run: each group of equal sizes is one pass of the
     protocol's array code, which costs ~1.7 ms however few rows it has (10,000 pairs of 31
@@ -286,14 +282,14 @@ def _common_and_rare(pairs: list[_Pair]) -> tuple[list[_Pair], list[_Pair]]:
     fewest = len(pairs) * RARE_SHARE
     if all(count >= fewest for count in counts.values()):
         return pairs, []
-    common: list[_Pair] = []
-    rare: list[_Pair] = []
+    common: list[ReadPair] = []
+    rare: list[ReadPair] = []
     for pair, pair_sizes in zip(pairs, sizes, strict=True):
         (common if counts[pair_sizes] >= fewest else rare).append(pair)
     return common, rare
 
 
-def _by_sizes(pairs: list[_Pair]) -> list[_Pair]:
+def _by_sizes(pairs: list[ReadPair]) -> list[ReadPair]:
     """``pairs`` in the order of their sizes (then of the config), so that the batches they
     are cut into hold few groups of equal sizes. A pair's results do not depend on the
     others of its batch."""
@@ -311,14 +307,14 @@ class _SizeGroup:
     optimized: np.ndarray  # rows × m
 
 
-def _size_groups(pairs: list[_Pair]) -> list[_SizeGroup]:
+def _size_groups(pairs: list[ReadPair]) -> list[_SizeGroup]:
     """Every pair of ``pairs`` in its :class:`_SizeGroup`."""
     return [_SizeGroup(positions, np.stack([pairs[p].initial.top_level_means for p in positions]),
                        np.stack([pairs[p].optimized.top_level_means for p in positions]))
             for positions in _same_sizes(pairs, range(len(pairs)))]
 
 
-def _batched_parts(pairs: list[_Pair], large_sample: int,
+def _batched_parts(pairs: list[ReadPair], large_sample: int,
                    groups: list[_SizeGroup] | None = None) -> list[_BatchedParts]:
     """The protocol's tests of every pair, both ways, the summaries of its samples and what
     the decisions need over many benchmarks, computed together for the pairs whose
@@ -340,7 +336,7 @@ def _batched_parts(pairs: list[_Pair], large_sample: int,
 
 @special_values_expected
 def _analyse_pairs(
-    settings: Settings, bootstrap_forced: bool, pairs: list[_Pair],
+    settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
     helper: BootstrapChild | None = None,
 ) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (in this
@@ -424,7 +420,7 @@ def _analyse_pairs(
     return analysed, aggregate, ratios
 
 
-def _resolutions(pairs: list[_Pair]) -> np.ndarray | None:
+def _resolutions(pairs: list[ReadPair]) -> np.ndarray | None:
     """The timer resolutions that bound the pairs' means, (initial, optimized) per pair (0:
     none), for effect_inputs_of; None when no pair has one (nearly every run)."""
     bounded = [(position, pair.resolution) for position, pair in enumerate(pairs)
@@ -439,7 +435,7 @@ def _resolutions(pairs: list[_Pair]) -> np.ndarray | None:
 
 @contextlib.contextmanager
 def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
-                             pairs: list[_Pair], shared: list[bool], sizes: list[_SizeGroup]
+                             pairs: list[ReadPair], shared: list[bool], sizes: list[_SizeGroup]
                              ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
     """For the block, the bootstrap intervals of the benchmarks resampled with the shared
     count matrices computed beside it, by ``helper`` (or a thread); the block gets the
@@ -535,12 +531,13 @@ class _Plan:
                 benchmarks, aggregate_method(settings)))
         return cls(settings, benchmarks)
 
-    def ready(self, pair: _Pair, largest_weight: float) -> _Pair:
-        """``pair`` as this plan analyses it (its weight relative to the largest)."""
-        return _Pair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
-                     pair.optimized, paths=pair.paths, resolution=pair.resolution)
+    def ready(self, pair: ReadPair, largest_weight: float) -> ReadPair:
+        """``pair`` as this plan analyses it (its weight relative to the largest; what the
+        transforms found is already in its benchmark's entry)."""
+        return ReadPair(pair.index, pair.weight / largest_weight, pair.alpha, pair.initial,
+                        pair.optimized, paths=pair.paths, resolution=pair.resolution)
 
-    def redone(self, final: _Plan, pairs: list[_Pair], collected: _Collected) -> list[_Pair]:
+    def redone(self, final: _Plan, pairs: list[ReadPair], collected: _Collected) -> list[ReadPair]:
         """The benchmarks analysed with this plan that ``final`` (the run's, once every
         benchmark is read) analyses otherwise, forgotten by ``collected``: all of them when
         their resamples differ (a run that lost most of its benchmarks to errors), else none
@@ -567,7 +564,7 @@ class _Collected:
         self._benchmarks = benchmarks
         self._told = 0  # benchmarks the progress said were analysed
 
-    def add(self, batch: list[_Pair], output: tuple[list[_Analysed], object, MeanRatio]
+    def add(self, batch: list[ReadPair], output: tuple[list[_Analysed], object, MeanRatio]
             ) -> None:
         analysed, _, ratio = output
         positions = [pair.index - 1 for pair in batch]
@@ -580,7 +577,7 @@ class _Collected:
             self._progress(self._told, max(self.total, self._told),
                            self._benchmarks[positions[-1]].name)
 
-    def forget(self, pairs: list[_Pair]) -> None:
+    def forget(self, pairs: list[ReadPair]) -> None:
         """Forget these benchmarks' analyses, to be added again."""
         positions = np.array([pair.index - 1 for pair in pairs], dtype=np.intp)
         for position in positions.tolist():
@@ -589,7 +586,7 @@ class _Collected:
                        for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
 
 
-def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool) -> int:
+def _draws_on_own_stream(pair: ReadPair, settings: Settings, bootstrap_forced: bool) -> int:
     """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
     0 for flat samples resampled by the shared count matrices, and where none are drawn; for
     hierarchical samples an upper bound (those with a draw table draw one number per lowest
@@ -604,11 +601,11 @@ def _draws_on_own_stream(pair: _Pair, settings: Settings, bootstrap_forced: bool
     return max(pair.initial.measurements, pair.optimized.measurements) * resamples
 
 
-def _heavy_and_light(pairs: list[_Pair], settings: Settings, bootstrap_forced: bool
-                     ) -> tuple[list[_Pair], list[_Pair]]:
+def _heavy_and_light(pairs: list[ReadPair], settings: Settings, bootstrap_forced: bool
+                     ) -> tuple[list[ReadPair], list[ReadPair]]:
     """``pairs`` split into those worth a worker (see HEAVY_DRAWS) and the others."""
-    heavy: list[_Pair] = []
-    light: list[_Pair] = []
+    heavy: list[ReadPair] = []
+    light: list[ReadPair] = []
     for pair in pairs:
         costly = _draws_on_own_stream(pair, settings, bootstrap_forced) >= HEAVY_DRAWS
         (heavy if costly else light).append(pair)
@@ -660,7 +657,7 @@ def _analyse_benchmarks(
 ) -> Results:
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
-    pairs: list[_Pair] = []  # the benchmarks read without error, in the config's order
+    pairs: list[ReadPair] = []  # the benchmarks read without error, in the config's order
     # A large run analyses its benchmarks a batch at a time as they are read: the prefetch
     # child meanwhile reads and parses the next files on the core that the tests leave to
     # the bootstrap child, where the reading would otherwise wait for it or parse here.
@@ -670,8 +667,8 @@ def _analyse_benchmarks(
     streamed = expected >= STREAMED_FROM and aggregate_method(settings) != "bootstrap"
     plan = _Plan.of(settings, expected, bootstrap_forced)
     collected = _Collected(progress, benchmarks, expected)
-    waiting: list[_Pair] = []  # read, not yet analysed
-    aside: list[_Pair] = []  # read, to be analysed at the end (heavy, when streamed)
+    waiting: list[ReadPair] = []  # read, not yet analysed
+    aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
     with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
