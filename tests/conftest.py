@@ -1,12 +1,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import settings
 
 from speeduptest.cli import main
+
+# CI (.ci/run) runs the property tests on Hypothesis's fixed examples, so that whether it
+# passes does not depend on the draw; a run on one's own machine explores new examples each
+# time (and Hypothesis keeps the failing ones it finds in .hypothesis/).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def write_values(path: Path, values) -> str:

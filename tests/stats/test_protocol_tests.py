@@ -475,8 +475,9 @@ def test_a_power_of_two_scale_changes_no_bit(x, y, digits, exponent):
             (scaled,), (plain,) = (t_test_rows(a, b, equal_var=False, alternative=alternative)
                                    for a, b in ((xs, ys), (x, y)))
             for field in ("statistic", "df", "p_value"):
-                assert getattr(scaled, field) == pytest.approx(getattr(plain, field),
-                                                               rel=1e-13, nan_ok=True)
+                found, expected = getattr(scaled, field), getattr(plain, field)
+                assert (found is None and expected is None) or found == pytest.approx(
+                    expected, rel=1e-13, nan_ok=True)
 
 
 odd_values = st.sampled_from([0.5, 1.0, 1.0, 1.5, 2.0, 7.0, math.nan, math.inf, -math.inf, 0.0,

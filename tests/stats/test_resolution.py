@@ -201,12 +201,15 @@ def test_the_floored_interval_contains_the_unfloored_one(pair, extra, level):
 @given(pair=quantised_pairs())
 def test_a_pair_alone_and_among_others_has_the_same_floored_ratio(pair):
     """effect_inputs (one pair, the path of hierarchies) and effect_inputs_of (flat samples
-    as rows of arrays) floor alike, to the bit."""
+    as rows of arrays) floor alike. (Their unfloored variances may differ in the last bit
+    where the rows' sizes differ: Hypothesis found 2.805192147093729e-05 against
+    2.8051921470937294e-05 for 22 values against 2; the floors themselves are the same
+    arithmetic.)"""
     x, y, _ = pair
     r = _resolutions(x, y, None)
     alone = effect_inputs(Hierarchy.flat(x), Hierarchy.flat(y), r).ratio
     among = _ratio([(y, x), (x, y)], [r[::-1], r]).row(1)
-    assert alone.stacked().tolist() == among.stacked().tolist()
+    np.testing.assert_allclose(alone.stacked(), among.stacked(), rtol=1e-15)
 
 
 @SETTINGS
@@ -216,8 +219,10 @@ def test_scaling_the_values_and_the_resolution_changes_nothing_relative(pair, sc
     r = _resolutions(x, y, None)
     base = _ratio([(x, y)], [r])
     scaled = _ratio([(x * scale, y * scale)], [(r[0] * scale, r[1] * scale)])
+    # (A scale that is not a power of two rounds every value: a spread of 1e-8 of the values,
+    # 1e-7 against 1.00000001e-7, then moves at 2e-7 relative; Hypothesis found it.)
     for name in ("speedup", "initial_relative_variance", "optimized_relative_variance"):
-        assert getattr(scaled, name)[0] == pytest.approx(getattr(base, name)[0], rel=1e-9,
+        assert getattr(scaled, name)[0] == pytest.approx(getattr(base, name)[0], rel=1e-6,
                                                          abs=1e-300)
     assert _resolutions(x * scale, y * scale, None) == (
         pytest.approx(r[0] * scale, rel=1e-6), pytest.approx(r[1] * scale, rel=1e-6))
