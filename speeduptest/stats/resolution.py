@@ -30,7 +30,8 @@ level from 86.7% on (z₍₁₊c₎/₂·r/√12 ≥ c·r/2), with a t quantile 
 conservative at the levels of the intervals and calls.
 
 The resolution is given (``--resolution``) or detected from the values: the largest step that
-every difference between the distinct values is a whole multiple of (:func:`common_spacing`).
+every difference between the distinct values is a whole multiple of (:func:`common_spacing`;
+the analysis counts the values from zero, a time being a whole number of ticks).
 
 References: W. F. Sheppard, "On the calculation of the most probable values of
 frequency-constants, for data arranged according to equidistant division of a scale", Proc.
