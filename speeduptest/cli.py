@@ -133,7 +133,8 @@ def _threshold(text: str) -> float:
 
 def _resolution(text: str) -> tuple[float, str | None]:
     """A timer's resolution: a duration (1us, 0.5ms, 1e-6s; in seconds, unit "s") or a bare
-    number (in the unit of the values as analysed, unit None)."""
+    number (in the unit the values were written in: the config's unit column, else the
+    files' own; unit None)."""
     from speeduptest.inputs.config import UNITS  # (only when the option is given)
 
     stripped = text.strip()
@@ -264,7 +265,8 @@ def _add_analysis_options(parser: argparse.ArgumentParser) -> None:
                              "at most 3 distinct values is uncertain by at least resolution/√12 "
                              "in the intervals and the calls. A duration (1us, 0.5ms, 1ns) "
                              "for samples whose unit is known (a tool's files, a config's "
-                             "unit column), or a bare number in the unit of the values; 0: "
+                             "unit column), or a bare number in the unit the values were written "
+                             "in (the unit column's, else the files'); 0: "
                              "the values are exact (counts), no floor (default: detected "
                              "from the spacing of those values)")
     parser.add_argument("--warmup", type=_warmup, default=defaults.warmup,

@@ -57,8 +57,8 @@ class Settings:
     # at most 3 distinct values; None: detected from their spacing.
     resolution: float | None = DEFAULT_RESOLUTION
     # Its unit: "s" (a duration, for the samples whose unit is known), or None (a number in
-    # the unit of the values as analysed: seconds where the unit is known, else the plain
-    # samples' own).
+    # the unit the values were written in: the config's unit column, else the files' own,
+    # seconds for a tool's files).
     resolution_unit: str | None = None
 
     @property

@@ -349,7 +349,8 @@ def resolution_setting(settings: Settings) -> str:
         return "0 (--resolution): the values are taken as exact, no floor"
     scale = time_scale(settings.resolution_unit, settings.resolution)
     value = f"{settings.resolution * scale.factor:.6g}"
-    shown = f"{value} {scale.label}" if scale.label else f"{value} in the unit of the values"
+    shown = (f"{value} {scale.label}" if scale.label
+             else f"{value} in the unit the values were written in")
     return f"{shown} (--resolution), {scope}"
 
 
