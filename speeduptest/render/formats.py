@@ -73,10 +73,10 @@ def _lay_out(run: _Run, task: _Task):
     renderer = ReportRenderer(run.results, drawn, "pdf")
     if task.report == "benchmarks":
         # One page each: a benchmark that takes more is laid out again, densely.
-        sections = {anchor(index): index for index in task.indices}
         return task, uris, lay_out_sections(
-            renderer.render_benchmarks_part(task.indices), list(sections),
-            lambda name: renderer.render_benchmarks_part([sections[name]], {sections[name]}))
+            renderer.render_benchmarks_part(task.indices),
+            {anchor(index): index for index in task.indices},
+            lambda index: renderer.render_benchmarks_part([index], {index}))
     if task.report == "index":
         last = len(run.results.benchmarks) - 1
         return task, uris, lay_out(renderer.render_benchmarks_index(
@@ -203,11 +203,8 @@ def _lay_out_all(run: _Run, parts: list[_Task], global_parts: list[_Task], worke
 def _warnings_task(parts: Sequence[_Task], outputs: dict) -> _Task:
     """The warnings report as the benchmarks' pages need it: with the benchmarks laid out
     densely (whose messages it then lists whole), laid out again when there are some."""
-    from speeduptest.render.html import anchor
-
-    dense = {anchor(index): index for part in parts for index in part.indices}
-    return _Task("warnings", tuple(sorted(dense[name] for part in parts
-                                          for name in outputs[part].dense)))
+    return _Task("warnings", tuple(sorted(index for part in parts
+                                          for index in outputs[part].dense)))
 
 
 def _schedule(first: list[_Task], long: list[_Task], parts: list[_Task],

@@ -1063,15 +1063,12 @@ class VersionsRenderer:
         """The benchmarks' pages as PDF, one page each (see pdf.lay_out_sections)."""
         from speeduptest.render.pdf import lay_out_sections
 
-        sections = {anchor(index): index for index in indices}
-
-        def denser(name: str) -> str:
-            index = sections[name]
+        def denser(index: int) -> str:
             return self.render_benchmarks_part([index], first and index == indices[0],
                                                last and index == indices[-1], {index})
 
         return lay_out_sections(self.render_benchmarks_part(indices, first, last),
-                                list(sections), denser).pdf
+                                {anchor(index): index for index in indices}, denser).pdf
 
 
 def draw_version_distributions(results: VersionsResults, indices: Sequence[int]) -> dict[int, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pypdf
@@ -47,34 +47,37 @@ class LaidOut:
     pdf: bytes
     anchors: dict[str, int]
     pages: int
-    dense: tuple[str, ...] = ()  # the sections laid out again densely (lay_out_sections)
+    dense: tuple[int, ...] = ()  # the sections laid out again densely (lay_out_sections)
 
 
 def lay_out(html: str) -> LaidOut:
     return _laid_out(HTML(string=html, base_url=".").render())
 
 
-def _laid_out(document, dense: Sequence[str] = ()) -> LaidOut:
+def _anchor_pages(document) -> dict[str, int]:
+    """The page (0-based) on which each element with an ``id`` starts."""
     anchors: dict[str, int] = {}
     for number, page in enumerate(document.pages):
         for name in page.anchors:
             anchors.setdefault(name, number)
-    return LaidOut(document.write_pdf(), anchors, len(document.pages), tuple(dense))
+    return anchors
 
 
-def lay_out_sections(html: str, sections: Sequence[str],
-                     denser: Callable[[str], str]) -> LaidOut:
-    """Lay out ``html``, whose sections (the ids ``sections``, in order) each start a page
-    and should take one: a section that took more is laid out again on its own from
-    ``denser(id)`` (the same section, laid out more densely), and its pages replace its
-    own when they are fewer. Pages of several layouts make one document (weasyprint's
-    Document.copy takes pages of any document)."""
+def _laid_out(document, dense: Sequence[int] = ()) -> LaidOut:
+    return LaidOut(document.write_pdf(), _anchor_pages(document), len(document.pages),
+                   tuple(dense))
+
+
+def lay_out_sections(html: str, sections: Mapping[str, int],
+                     denser: Callable[[int], str]) -> LaidOut:
+    """Lay out ``html``, whose sections (id → number, in order) each start a page and should
+    take one: a section that took more is laid out again on its own from ``denser(number)``
+    (the same section, laid out more densely), and its pages replace its own when they are
+    fewer (``LaidOut.dense``: their numbers). Pages of several layouts make one document
+    (weasyprint's Document.copy takes pages of any document)."""
     document = HTML(string=html, base_url=".").render()
     total = len(document.pages)
-    starts: dict[str, int] = {}
-    for number, page in enumerate(document.pages):
-        for name in page.anchors:
-            starts.setdefault(name, number)
+    starts = _anchor_pages(document)
     found = [(name, starts[name]) for name in sections if name in starts]
     spans = [(name, start, stop) for (name, start), stop
              in zip(found, [start for _, start in found[1:]] + [total], strict=True)]
@@ -84,10 +87,10 @@ def lay_out_sections(html: str, sections: Sequence[str],
     for name, start, stop in spans:
         own = document.pages[start:stop]
         if len(own) > 1:
-            again = HTML(string=denser(name), base_url=".").render().pages
+            again = HTML(string=denser(sections[name]), base_url=".").render().pages
             if len(again) < len(own):
                 own = again
-                dense.append(name)
+                dense.append(sections[name])
         pages += own
     return _laid_out(document.copy(pages), dense)
 
