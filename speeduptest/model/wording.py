@@ -27,6 +27,7 @@ from speeduptest.stats.overall import (
     POPULATION_CAVEAT,  # what the population interval assumes of the benchmarks
     POPULATION_INTERVAL_COVERS,  # what a geometric mean's population interval covers
     SUITE_INTERVAL_COVERS,  # what its interval of measurement noise covers
+    VALIDITY_THRESHOLD,  # b·C·(1 − C) above which a proportion's interval is not approximate
     proportion_shortfall,  # what is too few for a proportion's interval, in words
 )
 
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
     from speeduptest.stats.overall import ProportionEstimate
 
 __all__ = ["CORRECTION_LABELS", "METHOD_LABELS", "POPULATION_CAVEAT",
-           "POPULATION_INTERVAL_COVERS", "RATIO_WORDING", "SUITE_INTERVAL_COVERS", "WHY",
+           "POPULATION_INTERVAL_COVERS", "PROPORTION_APPROXIMATE", "RATIO_WORDING",
+           "SUITE_INTERVAL_COVERS", "VALIDITY_THRESHOLD", "WHY",
            "bound_texts", "change_words", "percent_level", "proportion_caveat",
            "proportion_shortfall", "threshold_band"]
 
@@ -49,6 +51,12 @@ WHY = {"above": "interval above the band", "below": "interval below the band",
        "not-selected": "not selected by Benjamini–Hochberg",
        "few-resamples": "too few bootstrap resamples at this level",
        "includes-1": "interval includes 1", "spans-edge": "interval spans an edge of the band"}
+
+
+#: When a proportion's interval is approximate, in general terms (the warnings give the numbers).
+PROPORTION_APPROXIMATE = (
+    "approximate: too few benchmarks (or too few accelerated, or not accelerated, ones) for "
+    f"its normal approximation, which needs b·C·(1 − C) > {VALIDITY_THRESHOLD:g}")
 
 
 def proportion_caveat(proportion: ProportionEstimate) -> str | None:

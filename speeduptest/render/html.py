@@ -35,6 +35,7 @@ from speeduptest.model.wording import (
     CORRECTION_LABELS,
     POPULATION_CAVEAT,
     POPULATION_INTERVAL_COVERS,
+    PROPORTION_APPROXIMATE,
     SUITE_INTERVAL_COVERS,
     WHY,
     proportion_caveat,
@@ -664,7 +665,8 @@ def environment() -> jinja2.Environment:
                        levels_grid=levels_grid, brief_notice=brief_notice,
                        suite_covers=SUITE_INTERVAL_COVERS,
                        population_covers=POPULATION_INTERVAL_COVERS,
-                       population_caveat=POPULATION_CAVEAT, call_rank=CALL_RANK)
+                       population_caveat=POPULATION_CAVEAT, call_rank=CALL_RANK,
+                       proportion_approximate=PROPORTION_APPROXIMATE)
     return env
 
 
