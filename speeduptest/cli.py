@@ -41,7 +41,6 @@ from speeduptest.stats.corrections import CORRECTIONS, SMALLEST_RISK
 
 if TYPE_CHECKING:
     from speeduptest.model.results import Results
-    from speeduptest.model.versions import VersionsResults
     from speeduptest.runtime.prefetch import Fetch
 
 # The analysis, the readers and the renderers are imported where they are used: the options
@@ -618,7 +617,7 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def _analyse(args: argparse.Namespace, arguments: list[str], comparing: bool,
-             progress: _Progress, fetch: Fetch | None) -> Results | VersionsResults:
+             progress: _Progress, fetch: Fetch | None) -> Results:
     """The results of the run (``fetch``: the config's sample files read ahead)."""
     from speeduptest.analysis.run import analyse
     from speeduptest.inputs.files import SampleFiles
@@ -677,7 +676,6 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
         return EXIT_NOTHING_ANALYSED
     finally:
         progress.done()
-    from speeduptest.model.versions import VersionsResults
     from speeduptest.render.formats import render_formats
     built(results)  # complete: the renderers only read them
     if not args.quiet:  # the answer before the (slower) rendering
@@ -711,14 +709,10 @@ def _run(args: argparse.Namespace, arguments: list[str], comparing: bool,
                                for group in results.unpaired))
     if args.fail_on_slowdown and results.slower:
         # Even under --quiet: this is why the job fails.
-        if isinstance(results, VersionsResults):
-            for version, benchmark in results.slower:
-                _to_stderr(f"speeduptest: {benchmark.name}: {version} is slower than "
-                           f"{results.baseline_name}: {benchmark.change.reason}")
-        else:
-            for benchmark in results.slower:
-                _to_stderr(f"speeduptest: {benchmark.name} is slower: "
-                           f"{benchmark.change.reason}")
+        for version, benchmark in results.slower:
+            slower = (f": {version} is slower than {results.baseline_name}" if results.several
+                      else " is slower")
+            _to_stderr(f"speeduptest: {benchmark.name}{slower}: {benchmark.change.reason}")
         return EXIT_SLOWER
     if unpaired:
         return EXIT_UNPAIRED

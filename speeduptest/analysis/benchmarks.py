@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from speeduptest import __version__
 from speeduptest.analysis.transforms import MIN_VALUES, RUN_STEPS, ReadPair
 from speeduptest.analysis.validity import (
     power_of_thousand,
@@ -34,14 +33,12 @@ from speeduptest.model.results import (
     InputError,
     InputFile,
     Notice,
+    Overall,
     PairAnalysis,
     ProtocolTests,
-    Results,
-    RunInfo,
     SampleSummary,
     Settings,
     SlowdownCheck,
-    Source,
 )
 from speeduptest.notices import counted, plural
 from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
@@ -614,26 +611,38 @@ def _heavy_and_light(pairs: list[ReadPair], settings: Settings, bootstrap_forced
 
 @cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
 @special_values_expected
+@dataclass(frozen=True)
+class Analysed:
+    """A run's comparisons of two samples, analysed: each benchmark's protocol, effect size
+    and call (corrected over all of them), the overall figures over them, and what the run
+    found on the way."""
+
+    settings: Settings  # as used: with the number of resamples chosen
+    benchmarks: tuple[BenchmarkResult, ...]
+    overall: Overall
+    notices: tuple[Notice, ...]  # the measurement checks' and the units' over the run
+    input_files: tuple[InputFile, ...]  # every file read, with its checksum
+
+
 def analyse_benchmarks(
     specs: Sequence[BenchmarkSpec],
     settings: Settings,
-    source: Source,
+    label: str,
     files: SampleFiles,
     progress: Progress | None = None,
-    run: RunInfo | None = None,
     workers: int | None = None,
-    notices: Sequence[Notice] = (),
     extra_files: Sequence[InputFile] = (),
     transforms: Sequence[Transform] = (),
-) -> Results:
+) -> Analysed:
     """Read and analyse the comparisons of two samples ``specs`` (made by
     :meth:`speeduptest.inputs.experiment.Experiment.comparison`), their files read from
     ``files`` and their values changed by the experiment's ``transforms``, in order
     (:func:`speeduptest.analysis.transforms.prepared`). Every spec has its α
-    (:func:`speeduptest.inputs.experiment.with_run_alpha`)."""
+    (:func:`speeduptest.inputs.experiment.with_run_alpha`). ``label`` (the config, or the
+    files compared) is where the errors of a benchmark's config line are said to be."""
     with _bootstrap_helper(len(specs)) as helper:
-        return _analyse_benchmarks(specs, settings, source, progress, run, workers,
-                                   notices, extra_files, files, helper, transforms)
+        return _analyse_benchmarks(specs, settings, label, progress, workers, extra_files,
+                                   files, helper, transforms)
 
 
 #: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
@@ -650,11 +659,10 @@ def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
 
 
 def _analyse_benchmarks(
-    specs: Sequence[BenchmarkSpec], settings: Settings, source: Source,
-    progress: Progress | None, run: RunInfo | None, workers: int | None,
-    notices: Sequence[Notice], extra_files: Sequence[InputFile], files: SampleFiles,
-    helper: BootstrapChild | None, transforms: Sequence[Transform],
-) -> Results:
+    specs: Sequence[BenchmarkSpec], settings: Settings, label: str,
+    progress: Progress | None, workers: int | None, extra_files: Sequence[InputFile],
+    files: SampleFiles, helper: BootstrapChild | None, transforms: Sequence[Transform],
+) -> Analysed:
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
     pairs: list[ReadPair] = []  # the benchmarks read without error, in the config's order
@@ -669,14 +677,14 @@ def _analyse_benchmarks(
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[ReadPair] = []  # read, not yet analysed
     aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
-    with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
+    with contextlib.closing(_read_benchmarks(specs, label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:
                 waiting.append(pair)
             if streamed and len(waiting) == SERIAL_BATCH:
-                checked = _transformed(waiting, benchmarks, source.label, transforms)
-                usable = _with_mean_ratios(checked, benchmarks, source.label)
+                checked = _transformed(waiting, benchmarks, label, transforms)
+                usable = _with_mean_ratios(checked, benchmarks, label)
                 pairs += usable
                 waiting = []
                 heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
@@ -686,8 +694,8 @@ def _analyse_benchmarks(
                     batch = [plan.ready(pair, 1.0) for pair in light]
                     collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
                                                         batch, helper=helper))
-    checked = _transformed(waiting, benchmarks, source.label, transforms)
-    usable = _with_mean_ratios(checked, benchmarks, source.label)
+    checked = _transformed(waiting, benchmarks, label, transforms)
+    usable = _with_mean_ratios(checked, benchmarks, label)
     pairs += usable
     aside += usable
     final = _Plan.of(settings, len(pairs), bootstrap_forced)
@@ -749,14 +757,4 @@ def _analyse_benchmarks(
         run_units_notice([b.name for b in mixed_units])) if notice is not None)
     input_files = list(extra_files)
     input_files += [InputFile(path, checksum) for path, checksum in files.checksums()]
-    return Results(
-        tool_version=__version__,
-        settings=settings,
-        source=source,
-        benchmarks=tuple(benchmarks),
-        overall=overall,
-        notices=tuple(notices) + measured + overall.notices,
-        errors=tuple(error for b in benchmarks for error in b.errors),
-        input_files=tuple(input_files),
-        run=run,
-    )
+    return Analysed(settings, tuple(benchmarks), overall, measured, tuple(input_files))

@@ -1,11 +1,12 @@
-"""The analysis of an experiment, of any number of versions.
+"""The analysis of an experiment, of any number k ≥ 2 of versions.
 
 :func:`analyse` takes an :class:`~speeduptest.inputs.experiment.Experiment` and compares every
-version with the baseline: two versions are one comparison
+version with the baseline, in one run over every comparison
 (:func:`speeduptest.analysis.benchmarks.analyse_benchmarks`: the Speedup-Test protocol both
-ways, the effect-size intervals, the calls, the overall figures); three or more add the
-comparison of all versions per benchmark and their ranking
-(:func:`speeduptest.analysis.versions.analyse_versions`, which runs the same comparisons).
+ways, the effect-size intervals, the calls corrected over all of them, the overall figures).
+Two versions are one comparison, and that is all; three or more add each version's own
+figures, the comparison of all versions per benchmark and their ranking
+(:func:`speeduptest.analysis.versions.with_all_versions`).
 
 :func:`analyse_config` and :func:`compare_files` are the library's shortcuts: the experiment of
 a config or of result files, analysed.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from speeduptest import __version__
 from speeduptest.analysis.benchmarks import Progress, analyse_benchmarks
 from speeduptest.analysis.transforms import prepared
 from speeduptest.inputs.config import reading_ahead
@@ -23,8 +25,15 @@ from speeduptest.inputs.experiment import Experiment
 from speeduptest.inputs.files import SampleFiles
 from speeduptest.inputs.forms import read_experiment
 from speeduptest.inputs.readers import DEFAULT_OPTIONS, ReadOptions
-from speeduptest.model.results import DEFAULT_NAMES, Results, RunInfo, Settings, Source
-from speeduptest.model.versions import VersionsResults, VersionsSource
+from speeduptest.model.results import (
+    DEFAULT_NAMES,
+    Comparison,
+    Notice,
+    Results,
+    RunInfo,
+    Settings,
+    Source,
+)
 from speeduptest.runtime.nocycles import cycle_collection_paused
 
 # The analysis of several versions (and scipy.stats with it) is imported only for three or
@@ -32,45 +41,65 @@ from speeduptest.runtime.nocycles import cycle_collection_paused
 
 
 def _source(experiment: Experiment) -> Source:
-    """What the results of two versions say was analysed."""
+    """What the results say was analysed."""
     origin = experiment.origin
     if origin.form != "compare":
-        return Source(str(origin.path), config=True)
+        return Source(str(origin.path), origin.form)
+    if len(experiment.versions) > 2:
+        return Source(origin.label, origin.form, origin.references)
     baseline, other = experiment.baseline, experiment.others[0]
-    compared = (origin.references[baseline], origin.references[other])
     names = (experiment.versions[baseline], experiment.versions[other])
-    return Source(" vs ".join(compared), compared=compared,
-                  names=None if names == DEFAULT_NAMES else names)
-
-
-def _versions_source(experiment: Experiment) -> VersionsSource:
-    origin = experiment.origin
-    return VersionsSource(origin.label, origin.form,
-                          origin.references if origin.form == "compare" else ())
+    return Source(origin.label, origin.form,
+                  (origin.references[baseline], origin.references[other]),
+                  None if names == DEFAULT_NAMES else names)
 
 
 def analyse(experiment: Experiment, settings: Settings, progress: Progress | None = None,
-            run: RunInfo | None = None, workers: int | None = None
-            ) -> Results | VersionsResults:
-    """The results of ``experiment``: :class:`Results` for two versions,
-    :class:`VersionsResults` for more. The experiment is first :func:`prepared` for
-    ``settings`` (the run's α, the unit conversion, the measurement checks)."""
+            run: RunInfo | None = None, workers: int | None = None) -> Results:
+    """The results of ``experiment``, of any number of versions (see the module's
+    docstring). The experiment is first :func:`prepared` for ``settings`` (the run's α, the
+    unit conversion, the measurement checks)."""
     experiment = prepared(experiment, settings)
-    if len(experiment.versions) == 2:
-        other = experiment.others[0]
-        comparisons = [experiment.comparison(benchmark, other)
-                       for benchmark in experiment.benchmarks]
-        results = analyse_benchmarks(
-            [spec for spec in comparisons if spec is not None], settings,
-            _source(experiment), experiment.files, progress=progress, run=run,
-            workers=workers, notices=experiment.notices,
-            extra_files=experiment.input_files, transforms=experiment.transforms)
-        return (dataclasses.replace(results, unpaired=experiment.unpaired)
-                if experiment.unpaired else results)
-    from speeduptest.analysis.versions import analyse_versions
+    versions, baseline = experiment.versions, experiment.baseline
+    several = len(versions) > 2
+    notices = list(experiment.notices)
+    if several and settings.aggregate_interval != "delta":
+        notices.append(Notice(
+            "versions-aggregate-delta",
+            "With several versions the aggregate intervals are made by the delta method: "
+            "--aggregate-interval bootstrap applies to two versions only.",
+            "Compare two versions at a time for bootstrap aggregate intervals."))
+        settings = dataclasses.replace(settings, aggregate_interval="delta")
+    # Every version against the baseline, benchmark by benchmark: one run, whose calls are
+    # corrected over all of them.
+    specs, where = [], []
+    for v in experiment.others:
+        for j, row in enumerate(experiment.benchmarks):
+            spec = experiment.comparison(row, v)
+            if spec is not None:
+                specs.append(spec)
+                where.append((v, j))
+    source = _source(experiment)
+    analysed = analyse_benchmarks(
+        specs, settings, " vs ".join(source.compared) if source.compared else source.label,
+        experiment.files, progress=progress, workers=workers,
+        extra_files=experiment.input_files, transforms=experiment.transforms)
+    # Two versions: their one comparison is the run's. More: each version's is made of the
+    # run's benchmarks (with_all_versions).
+    comparisons = () if several else (Comparison(
+        versions[baseline], versions[experiment.others[0]], analysed.benchmarks,
+        analysed.overall),)
+    results = Results(
+        tool_version=__version__, settings=analysed.settings, source=source,
+        versions=versions, baseline=baseline, comparisons=comparisons,
+        notices=tuple(notices) + (() if several else analysed.notices),
+        errors=tuple(error for b in analysed.benchmarks for error in b.errors),
+        input_files=analysed.input_files, run=run, unpaired=experiment.unpaired)
+    if not several:
+        return results
+    from speeduptest.analysis.versions import with_all_versions
 
-    return analyse_versions(experiment, settings, _versions_source(experiment), progress,
-                            run, workers)
+    return with_all_versions(experiment, analysed, where, results, workers)
 
 
 @cycle_collection_paused()  # the config's rows too (100,000 rows: 3.5 s -> 2.4 s)
@@ -78,7 +107,7 @@ def analyse_config(
     path: Path | str, settings: Settings, progress: Progress | None = None,
     run: RunInfo | None = None, workers: int | None = None,
     options: ReadOptions = DEFAULT_OPTIONS, baseline: str | None = None,
-) -> Results | VersionsResults:
+) -> Results:
     """Analyse every benchmark of a config file, of any form (two versions, or several:
     wide with ``baseline``, or long). Raises ``ConfigError`` if it is unusable. The config is
     read once: it may come from a pipe."""
@@ -93,7 +122,7 @@ def compare_files(
     initial: str, optimized: str, settings: Settings, progress: Progress | None = None,
     run: RunInfo | None = None, workers: int | None = None,
     options: ReadOptions = DEFAULT_OPTIONS,
-) -> Results | VersionsResults:
+) -> Results:
     """Analyse the benchmarks that two result files have in common (``speeduptest compare``;
     ``file#VERSION`` for one version of a file). Raises ``ConfigError`` when a file is
     unusable or nothing pairs, or when the same file is given twice."""

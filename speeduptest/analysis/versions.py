@@ -1,11 +1,12 @@
-"""The pipeline for k ≥ 3 versions of every benchmark: read, analyse, compare, rank.
+"""What three or more versions add to their comparisons with the baseline
+(:func:`speeduptest.analysis.run.analyse` runs those for any number of versions).
 
-1. **Every version against the baseline**, with the whole two-version analysis
-   (:func:`speeduptest.analysis.benchmarks.analyse_benchmarks`: the Speedup-Test protocol both
-   ways, the effect-size intervals, the calls): one run over the (k − 1)·b comparisons, so that the
+1. **Every version against the baseline**: the analysis ran once over the (k − 1)·b
+   comparisons (:func:`speeduptest.analysis.benchmarks.analyse_benchmarks`), so that the
    calls' correction (``--correction``) covers every comparison of the run, and each
-   comparison's random stream is its own. The deciding p-values of each benchmark's k − 1
-   comparisons are then Holm-adjusted (:class:`HolmAdjusted`).
+   comparison's random stream is its own. Here each version gets its overall figures, and
+   the deciding p-values of each benchmark's k − 1 comparisons are Holm-adjusted
+   (:class:`HolmAdjusted`).
 2. **Per benchmark, all versions together** on the top-level unit means, as the protocol:
    :func:`speeduptest.stats.omnibus.choose_omnibus` (ANOVA, Welch's ANOVA or Kruskal–Wallis, then
    Tukey HSD, Games–Howell or Dunn) and the compact letters.
@@ -29,13 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from speeduptest import __version__
-from speeduptest.analysis.benchmarks import (
-    BATCH,
-    MIN_PARALLEL_BATCHES,
-    Progress,
-    analyse_benchmarks,
-)
+from speeduptest.analysis.benchmarks import BATCH, MIN_PARALLEL_BATCHES, Analysed
 from speeduptest.analysis.validity import run_notice
 from speeduptest.floats import special_values_expected
 from speeduptest.inputs.experiment import Benchmark, Experiment
@@ -43,21 +38,13 @@ from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
     CallCounts,
+    Comparison,
     InputError,
     Notice,
     Results,
-    RunInfo,
     Settings,
-    Source,
 )
-from speeduptest.model.versions import (
-    HolmAdjusted,
-    VersionComparison,
-    VersionsBenchmark,
-    VersionsResults,
-    VersionsSource,
-    VersionStanding,
-)
+from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionStanding
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.stats.change import Change, classify
 from speeduptest.stats.fieller import MeanRatio
@@ -85,13 +72,15 @@ def _family_wording(change: Change) -> Change:
                                                           change.reason))
 
 
-def comparison_results(benchmarks: Sequence[BenchmarkResult], settings: Settings,
-                       source: Source, notices: Sequence[Notice] = (),
-                       run: RunInfo | None = None) -> Results:
-    """Two-version results of one version against the baseline, from benchmarks analysed
-    (and called) in a larger run: the overall figures of these benchmarks alone, as
-    :func:`speeduptest.analysis.benchmarks.analyse_benchmarks` makes them."""
-    analysed = [b for b in benchmarks if b.status == "ok"]
+def _comparison(benchmarks: Sequence[BenchmarkResult | None],
+                holm: Sequence[HolmAdjusted | None], settings: Settings, baseline: str,
+                version: str) -> Comparison:
+    """One version against the baseline, from its benchmarks analysed (and called) in the
+    run of every comparison (``None`` where it has no such benchmark): the overall figures
+    of its benchmarks alone, as :func:`speeduptest.analysis.benchmarks.analyse_benchmarks`
+    makes them."""
+    present = [b for b in benchmarks if b is not None]
+    analysed = [b for b in present if b.status == "ok"]
     largest = max((b.weight for b in analysed), default=1.0)
     pairs = [(b.weight / largest, b.analysis) for b in analysed]
     aggregate = (DeltaAggregate(MeanRatio.concatenate([b.effect.ratio for b in analysed]))
@@ -106,11 +95,8 @@ def comparison_results(benchmarks: Sequence[BenchmarkResult], settings: Settings
         np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
         settings.threshold)[0])
     overall = dataclasses.replace(overall, calls=calls, call=call)
-    return Results(
-        tool_version=__version__, settings=settings, source=source,
-        benchmarks=tuple(benchmarks), overall=overall,
-        notices=tuple(notices) + overall.notices,
-        errors=tuple(error for b in benchmarks for error in b.errors), run=run)
+    return Comparison(baseline, version, tuple(present), overall, tuple(benchmarks),
+                      tuple(holm))
 
 
 def _adjusted_verdict(original: str, adjusted: float | None, alpha: float) -> str:
@@ -317,45 +303,21 @@ def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, li
 
 
 @special_values_expected
-def analyse_versions(
-    experiment: Experiment,
-    settings: Settings,
-    source: VersionsSource,
-    progress: Progress | None = None,
-    run: RunInfo | None = None,
-    workers: int | None = None,
-) -> VersionsResults:
-    """Compare every version of ``experiment`` with the baseline and all versions with each
-    other, on every benchmark (see the module's docstring). ``experiment`` is
-    :func:`speeduptest.analysis.transforms.prepared`: every benchmark has its α."""
+def with_all_versions(experiment: Experiment, analysed: Analysed, where: Sequence[tuple[int, int]],
+                      base: Results, workers: int | None = None) -> Results:
+    """The results of three or more versions: ``base`` (what every number of versions has:
+    the settings, the source, the run's notices and files) with, from ``analysed`` (one run
+    over every comparison with the baseline, the i-th being version v on benchmark j for
+    ``where[i] = (v, j)``), each version's comparison with its overall figures and Holm
+    adjustments, each benchmark over all versions with its omnibus test, and the versions'
+    ranking (see the module's docstring)."""
     rows, versions, baseline = experiment.benchmarks, experiment.versions, experiment.baseline
-    k = len(versions)
     others = experiment.others
-    notices = list(experiment.notices)
-    if settings.aggregate_interval != "delta":
-        notices.append(Notice(
-            "versions-aggregate-delta",
-            "With several versions the aggregate intervals are made by the delta method: "
-            "--aggregate-interval bootstrap applies to two versions only.",
-            "Compare two versions at a time for bootstrap aggregate intervals."))
-        settings = dataclasses.replace(settings, aggregate_interval="delta")
-    specs, where = [], []
-    for v in others:
-        for j, row in enumerate(rows):
-            spec = experiment.comparison(row, v)
-            if spec is not None:
-                specs.append(spec)
-                where.append((v, j))
-    label = source.label
-    combined = analyse_benchmarks(
-        specs, settings, Source(label, config=source.config), experiment.files,
-        progress=progress, run=run, workers=workers, extra_files=experiment.input_files,
-        transforms=experiment.transforms)
-    settings = combined.settings  # with the number of resamples used
+    settings = base.settings
     by_version: dict[int, list[BenchmarkResult | None]] = {v: [None] * len(rows)
                                                            for v in others}
-    for (v, j), result in zip(where, combined.benchmarks, strict=True):
-        if k > 2 and result.change is not None:
+    for (v, j), result in zip(where, analysed.benchmarks, strict=True):
+        if result.change is not None:
             result = dataclasses.replace(result, change=_family_wording(result.change))
         by_version[v][j] = result
     holm_by_version: dict[int, list[HolmAdjusted | None]] = {v: [None] * len(rows)
@@ -373,18 +335,8 @@ def analyse_versions(
          for row, found in zip(rows, gathered, strict=True)], workers)
     benchmarks = [_benchmark(row, versions, found, choice)
                   for row, found, choice in zip(rows, gathered, choices, strict=True)]
-    comparisons = []
-    for v in others:
-        present = [r for r in by_version[v] if r is not None]
-        if source.config:
-            pair_source = Source(label, config=True)
-        else:
-            pair_source = Source(f"{source.references[baseline]} vs {source.references[v]}",
-                                 compared=(source.references[baseline], source.references[v]))
-        comparisons.append(VersionComparison(
-            versions[v], versions[baseline],
-            comparison_results(present, settings, pair_source, run=run),
-            tuple(by_version[v]), tuple(holm_by_version[v])))
+    comparisons = [_comparison(by_version[v], holm_by_version[v], settings,
+                               versions[baseline], versions[v]) for v in others]
     common = [j for j in range(len(rows))
               if all(by_version[v][j] is not None and by_version[v][j].status == "ok"
                      for v in others)]
@@ -393,6 +345,7 @@ def analyse_versions(
         weights = weights / weights.max()
     standings = _standings(versions, baseline, {v: by_version[v] for v in others}, common,
                            weights, settings)
+    notices = list(base.notices)
     measured = run_notice([side for b in benchmarks for side in b.validity if side is not None])
     if measured is not None:
         notices.append(measured)
@@ -404,10 +357,7 @@ def analyse_versions(
             f"{analysed_any - len(common)} other(s) lack some version.",
             "See the errors; each version's own figures against the baseline use every "
             "benchmark analysed for it."))
-    return VersionsResults(
-        tool_version=__version__, settings=settings, source=source, versions=tuple(versions),
-        baseline=baseline, benchmarks=tuple(benchmarks), comparisons=tuple(comparisons),
-        standings=standings, common=tuple(common), notices=tuple(notices),
-        errors=tuple(dict.fromkeys(e for b in benchmarks for e in b.errors)),
-        input_files=combined.input_files,
-        run=run, unpaired=experiment.unpaired)
+    return dataclasses.replace(
+        base, comparisons=tuple(comparisons), across=tuple(benchmarks), standings=standings,
+        common=tuple(common), notices=tuple(notices),
+        errors=tuple(dict.fromkeys(e for b in benchmarks for e in b.errors)))

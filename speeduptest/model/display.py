@@ -1,5 +1,5 @@
-"""How a results object shows itself in a notebook: ``Results._repr_html_`` and
-``VersionsResults._repr_html_`` (Jupyter calls them) hand the object to the function set here.
+"""How a results object shows itself in a notebook: ``Results._repr_html_`` (Jupyter calls
+it) hands the object to the function set here.
 
 The model draws nothing and imports no renderer (pyproject.toml's import contracts): it only
 holds this hook. The package itself (``speeduptest/__init__.py``, above every layer) sets it to

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from speeduptest.model import display
 from speeduptest.model.settings import Settings  # (its own module: the command line reads it)
@@ -53,6 +54,9 @@ from speeduptest.stats.steady import (  # noqa: F401
     SideValidity,
 )
 from speeduptest.stats.wilcoxon import WilcoxonResult  # noqa: F401
+
+if TYPE_CHECKING:  # (three or more versions' parts: types only)
+    from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionStanding
 
 
 @dataclass(slots=True)
@@ -146,20 +150,33 @@ DEFAULT_NAMES = ("initial", "optimized")
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """What was analysed: a config file, or two result files paired by benchmark name."""
+    """What was analysed: a config (its path and form), or result files of a tool."""
 
-    label: str  # the config path, or "INITIAL vs OPTIMIZED"
-    config: bool = False
-    compared: tuple[str, str] | None = None
-    # The versions' names (baseline, other) where the user knows them by names other than
-    # initial and optimized (compare: "default", "JIT"); None: initial and optimized.
+    label: str  # the config's path; compare: its arguments, joined by ", "
+    form: str  # "pair" (two-column config), "wide", "long" or "compare"
+    references: tuple[str, ...] = ()  # compare: the arguments, one per version
+    # Compare of two versions: their names (baseline, other) where the user knows them by
+    # names other than initial and optimized ("default", "JIT"); None: initial and optimized.
     names: tuple[str, str] | None = None
 
     @property
+    def config(self) -> bool:
+        return self.form != "compare"
+
+    @property
+    def compared(self) -> tuple[str, str] | None:
+        """The two result files compared (compare of two versions), else None."""
+        if self.config or len(self.references) != 2:
+            return None
+        return self.references[0], self.references[1]
+
+    @property
     def short(self) -> str:
-        """For running titles: the versions' names, else file names without folders, or
-        with as many of their last folders as tell two compared files apart
-        (a/results.json vs b/results.json)."""
+        """For running titles: the config's file name; compare of two versions: their
+        names, else the files' names without folders, or with as many of their last folders
+        as tell them apart (a/results.json vs b/results.json); of more: the files' names."""
+        if self.config:
+            return Path(self.label).name
         if self.names:
             return f"{self.names[0]} vs {self.names[1]}"
         if self.compared:
@@ -169,59 +186,156 @@ class Source:
                    and depth < min(len(parts[0]), len(parts[1]))):
                 depth += 1
             return " vs ".join(str(Path(*p[-depth:])) for p in parts)
-        return Path(self.label).name
+        return ", ".join(dict.fromkeys(Path(r.split("#")[0]).name for r in self.references))
 
 
 @dataclass(frozen=True, slots=True)
-class Results:
-    tool_version: str
-    settings: Settings
-    source: Source
+class Comparison:
+    """One version against the baseline over the benchmarks both have: each benchmark's
+    Speedup-Test protocol, effect size and call (``benchmarks``; the calls corrected over
+    every comparison of the run) and the overall figures of these benchmarks."""
+
+    baseline: str
+    version: str
     benchmarks: tuple[BenchmarkResult, ...]
     overall: Overall
-    notices: tuple[Notice, ...] = ()
-    errors: tuple[InputError, ...] = ()
-    input_files: tuple[InputFile, ...] = ()
-    run: RunInfo | None = None
-    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks of one file only
+    # Three or more versions: per benchmark of the run (aligned with Results.across) its
+    # result and its verdicts Holm-adjusted over the benchmark's comparisons with the
+    # baseline; None where this version has no such benchmark.
+    by_benchmark: tuple[BenchmarkResult | None, ...] = ()
+    holm: tuple[HolmAdjusted | None, ...] = ()
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """The caveats of its overall figures."""
+        return self.overall.notices
 
     @property
     def analysed(self) -> tuple[BenchmarkResult, ...]:
         return tuple(b for b in self.benchmarks if b.status == "ok")
 
     @property
-    def unpaired_share(self) -> float:
-        """The share of the benchmarks named in the files that were not compared."""
-        return unpaired_share(self.unpaired, len(self.benchmarks))
-
-    @property
-    def named(self) -> tuple[str, str]:
-        """The versions' names: (baseline, other), initial and optimized unless named."""
-        return self.source.names or DEFAULT_NAMES
-
-    @property
     def failed(self) -> tuple[BenchmarkResult, ...]:
         return tuple(b for b in self.benchmarks if b.status == "error")
-
-    @property
-    def input_notices(self) -> tuple[Notice, ...]:
-        """Run-wide warnings about the input (unused config columns, unpaired benchmarks),
-        as opposed to the overall figures' caveats."""
-        return tuple(notice for notice in self.notices if notice not in self.overall.notices)
 
     @property
     def slower(self) -> tuple[BenchmarkResult, ...]:
         """Benchmarks called slower: the ones that fail a CI job (--fail-on-slowdown)."""
         return tuple(b for b in self.benchmarks if b.change and b.change.call == "slower")
 
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """The results of a run, for any number k ≥ 2 of versions: every version compared with
+    the baseline (``comparisons``: one for two versions); with three or more, each benchmark
+    over all versions (``across``: summaries, the omnibus test, post-hoc pairs, letters) and
+    the versions' ranking (``standings``)."""
+
+    tool_version: str
+    settings: Settings
+    source: Source
+    versions: tuple[str, ...]
+    baseline: int
+    comparisons: tuple[Comparison, ...]  # every version but the baseline, in order
+    across: tuple[VersionsBenchmark, ...] = ()  # k ≥ 3, per benchmark of the run
+    standings: tuple[VersionStanding, ...] = ()  # k ≥ 3, in the order of ``versions``
+    common: tuple[int, ...] = ()  # k ≥ 3: the benchmarks analysed for every version
+    notices: tuple[Notice, ...] = ()  # the run's (the overall figures' are the comparisons')
+    errors: tuple[InputError, ...] = ()
+    input_files: tuple[InputFile, ...] = ()
+    run: RunInfo | None = None
+    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks not matched with the baseline's
+
+    @property
+    def pair(self) -> Comparison:
+        """The comparison of two versions: the only one."""
+        if len(self.comparisons) != 1:
+            raise ValueError(f"{len(self.versions)} versions make {len(self.comparisons)} "
+                             "comparisons, not one")
+        return self.comparisons[0]
+
+    @property
+    def several(self) -> bool:
+        """Three or more versions: the comparison of all of them is there too."""
+        return len(self.versions) > 2
+
+    @property
+    def baseline_name(self) -> str:
+        return self.versions[self.baseline]
+
+    @property
+    def named(self) -> tuple[str, str]:
+        """Two versions' names: (baseline, other), initial and optimized unless named."""
+        return self.source.names or DEFAULT_NAMES
+
+    @property
+    def benchmark_count(self) -> int:
+        """The benchmarks of the run (with two versions, those compared)."""
+        return len(self.across) if self.several else len(self.pair.benchmarks)
+
+    @property
+    def analysed(self) -> tuple[BenchmarkResult, ...] | tuple[VersionsBenchmark, ...]:
+        """The benchmarks analysed: two versions' results; with three or more, each benchmark
+        over the versions analysed for some version."""
+        if self.several:
+            return tuple(b for b in self.across if b.status != "error")
+        return self.pair.analysed
+
+    @property
+    def failed(self) -> tuple[BenchmarkResult, ...] | tuple[VersionsBenchmark, ...]:
+        """The benchmarks with an error (with three or more versions: of some version)."""
+        if self.several:
+            return tuple(b for b in self.across if b.errors)
+        return self.pair.failed
+
+    @property
+    def unpaired_share(self) -> float:
+        """The share of the benchmarks named in the files that were not compared."""
+        return unpaired_share(self.unpaired, self.benchmark_count)
+
+    @property
+    def input_notices(self) -> tuple[Notice, ...]:
+        """Run-wide warnings about the input (unused config columns, unpaired benchmarks,
+        the measurement checks), as opposed to the overall figures' caveats."""
+        return self.notices
+
+    @property
+    def all_notices(self) -> tuple[Notice, ...]:
+        """Two versions: the run's warnings, then the overall figures' caveats."""
+        return self.notices + self.pair.notices if not self.several else self.notices
+
+    @property
+    def slower(self) -> tuple[tuple[str, BenchmarkResult], ...]:
+        """(version, benchmark) called slower than the baseline (--fail-on-slowdown)."""
+        return tuple((c.version, b) for c in self.comparisons for b in c.slower)
+
+    @property
+    def ranking(self) -> tuple[VersionStanding, ...]:
+        return tuple(sorted(self.standings, key=lambda s: s.rank))
+
+    @property
+    def best(self) -> tuple[str, ...]:
+        """The best version and those tied with it, by rank."""
+        return tuple(s.name for s in self.ranking if s.best)
+
+    def comparison(self, version: str) -> Comparison | None:
+        return next((c for c in self.comparisons if c.version == version), None)
+
     def _repr_html_(self) -> str | None:
         """In a notebook: the answer sentence and the forest plot (see model/display.py)."""
         return display.html(self)
 
     def to_dataframe(self):
-        """One row per benchmark as a pandas DataFrame (columns as in results.csv)."""
+        """One row per benchmark as a pandas DataFrame (columns as in results.csv); with three
+        or more versions, one per comparison of a benchmark with the baseline, after a
+        ``version`` column."""
         import pandas as pd
 
         from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows
 
-        return pd.DataFrame(benchmark_rows(self), columns=list(CSV_COLUMNS))
+        if not self.several:
+            return pd.DataFrame(benchmark_rows(self.pair, self.settings),
+                                columns=list(CSV_COLUMNS))
+        rows = [{"version": c.version, **row} for c in self.comparisons
+                for row in benchmark_rows(c, self.settings)]
+        return pd.DataFrame(rows, columns=["version", *CSV_COLUMNS])

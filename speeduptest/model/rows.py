@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (types only: the model imports this module when it makes a DataFrame)
-    from speeduptest.model.results import BenchmarkResult, Results
+    from speeduptest.model.results import BenchmarkResult, Comparison, Settings
     from speeduptest.stats.steady import SideValidity
 
 CSV_COLUMNS = (
@@ -62,11 +62,11 @@ def _validity(role: str, side: SideValidity) -> dict[str, object]:
             f"{role}_order_p_value": finite(order.p_value) if order else None}
 
 
-def benchmark_rows(results: Results) -> list[dict[str, object]]:
-    """One flat record per benchmark (numbers as numbers, missing values as None)."""
-    settings = results.settings
+def benchmark_rows(comparison: Comparison, settings: Settings) -> list[dict[str, object]]:
+    """One flat record per benchmark of a comparison (numbers as numbers, missing values as
+    None)."""
     rows = []
-    for benchmark in results.benchmarks:
+    for benchmark in comparison.benchmarks:
         analysis, call = benchmark.analysis, benchmark.change
         low, high, method = _interval(benchmark)
         row: dict[str, object] = dict.fromkeys(CSV_COLUMNS)

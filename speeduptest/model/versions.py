@@ -1,15 +1,14 @@
-"""The results model of a comparison of several versions: plain data for the renderers.
+"""The parts of the results model that three or more versions add
+(:class:`speeduptest.model.results.Results` holds them): plain data for the renderers.
 
 - :class:`VersionsBenchmark`: one benchmark over all versions: each version's sample summary
   and top-level unit means, the omnibus test, post-hoc pairs and letters
   (:class:`speeduptest.stats.omnibus.OmnibusChoice`);
-- :class:`VersionComparison`: one version against the baseline over every benchmark, with the
-  whole two-version analysis (:class:`speeduptest.model.results.Results`) and, per benchmark, the
-  Holm adjustment over the k − 1 comparisons with the baseline (:class:`HolmAdjusted`);
+- :class:`HolmAdjusted`: a comparison's verdicts on one benchmark, Holm-adjusted over the
+  benchmark's k − 1 comparisons with the baseline;
 - :class:`VersionStanding`: one version across the benchmarks: its geometric mean speedup
   over the baseline, its rank, and how it compares with the best (:attr:`best`: the best, or
-  tied with it);
-- :class:`VersionsResults`: all of it.
+  tied with it).
 
 Everything is computed before rendering (:mod:`speeduptest.analysis.versions`).
 """
@@ -17,51 +16,18 @@ Everything is computed before rendering (:mod:`speeduptest.analysis.versions`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from speeduptest.model import display
-from speeduptest.model.results import (
-    AggregateInterval,
-    BenchmarkResult,
-    InputError,
-    InputFile,
-    Results,
-    RunInfo,
-    SampleSummary,
-    Settings,
-    Unpaired,
-    Verdict,
-    unpaired_share,
-)
-from speeduptest.notices import Notice
+from speeduptest.notices import InputError, Notice
 from speeduptest.stats.change import Call
+from speeduptest.stats.overall import AggregateInterval
+from speeduptest.stats.protocol import SampleSummary, Verdict
 from speeduptest.stats.steady import SideValidity
 
 if TYPE_CHECKING:  # (importing versions loads scipy.stats: not for two versions)
     from speeduptest.stats.omnibus import OmnibusChoice
-
-
-@dataclass(frozen=True)
-class VersionsSource:
-    """What was analysed: a config (wide or long form), or result files of a tool."""
-
-    label: str  # the config path, or the arguments of compare joined by ", "
-    form: str  # "wide", "long" or "compare"
-    references: tuple[str, ...] = ()  # compare: the arguments, one per version
-
-    @property
-    def config(self) -> bool:
-        return self.form != "compare"
-
-    @property
-    def short(self) -> str:
-        """For running titles: the config's file name, or the versions' file names."""
-        if self.config:
-            return Path(self.label).name
-        return ", ".join(dict.fromkeys(Path(r.split("#")[0]).name for r in self.references))
 
 
 @dataclass(frozen=True)
@@ -113,20 +79,6 @@ class VersionsBenchmark:
 
 
 @dataclass(frozen=True)
-class VersionComparison:
-    """One version against the baseline: the two-version results over the benchmarks where
-    both were read (``results``; calls corrected over every comparison of the run), and per
-    benchmark of the run (aligned with :attr:`VersionsResults.benchmarks`) its result and
-    Holm adjustment, ``None`` where the version has no such benchmark."""
-
-    version: str
-    baseline: str
-    results: Results
-    by_benchmark: tuple[BenchmarkResult | None, ...]
-    holm: tuple[HolmAdjusted | None, ...]
-
-
-@dataclass(frozen=True)
 class VersionStanding:
     """One version across the benchmarks analysed for every version.
 
@@ -150,60 +102,3 @@ class VersionStanding:
     @property
     def speedup(self) -> float:
         return 1.0 if self.geometric_mean is None else self.geometric_mean.value
-
-
-@dataclass(frozen=True)
-class VersionsResults:
-    tool_version: str
-    settings: Settings
-    source: VersionsSource
-    versions: tuple[str, ...]
-    baseline: int
-    benchmarks: tuple[VersionsBenchmark, ...]
-    comparisons: tuple[VersionComparison, ...]  # every version but the baseline, in order
-    standings: tuple[VersionStanding, ...]  # in the order of ``versions``
-    common: tuple[int, ...]  # the benchmarks analysed for every version (the ranking's)
-    notices: tuple[Notice, ...] = ()
-    errors: tuple[InputError, ...] = ()
-    input_files: tuple[InputFile, ...] = ()
-    run: RunInfo | None = None
-    unpaired: tuple[Unpaired, ...] = ()  # compare: benchmarks not matched with the baseline's
-
-    @property
-    def unpaired_share(self) -> float:
-        """The share of the benchmarks named in the files that were not compared."""
-        return unpaired_share(self.unpaired, len(self.benchmarks))
-
-    @property
-    def baseline_name(self) -> str:
-        return self.versions[self.baseline]
-
-    @property
-    def ranking(self) -> tuple[VersionStanding, ...]:
-        return tuple(sorted(self.standings, key=lambda s: s.rank))
-
-    @property
-    def best(self) -> tuple[str, ...]:
-        """The best version and those tied with it, by rank."""
-        return tuple(s.name for s in self.ranking if s.best)
-
-    @property
-    def analysed(self) -> tuple[VersionsBenchmark, ...]:
-        return tuple(b for b in self.benchmarks if b.status != "error")
-
-    @property
-    def failed(self) -> tuple[VersionsBenchmark, ...]:
-        return tuple(b for b in self.benchmarks if b.errors)
-
-    def comparison(self, version: str) -> VersionComparison | None:
-        return next((c for c in self.comparisons if c.version == version), None)
-
-    def _repr_html_(self) -> str | None:
-        """In a notebook: the answer sentence and the versions' forest plot (see
-        model/display.py)."""
-        return display.html(self)
-
-    @property
-    def slower(self) -> tuple[tuple[str, BenchmarkResult], ...]:
-        """(version, benchmark) called slower than the baseline (--fail-on-slowdown)."""
-        return tuple((c.version, b) for c in self.comparisons for b in c.results.slower)

@@ -28,9 +28,10 @@ from speeduptest.model.results import (
     AggregateInterval,
     BenchmarkResult,
     PairAnalysis,
+    Results,
     SideValidity,
 )
-from speeduptest.model.versions import VersionsBenchmark, VersionsResults
+from speeduptest.model.versions import VersionsBenchmark
 from speeduptest.model.wording import threshold_band
 from speeduptest.render.formatting import (
     UNSTATED,
@@ -955,7 +956,7 @@ def _interval_row(canvas: Canvas, axis: Axis, y: float, value: float, low: float
         marks.setdefault(colour, []).append(f"M{_n(x - 2.6)} {_n(y - 2.6)}h5.2v5.2h-5.2z")
 
 
-def versions_forest_figure(results: VersionsResults) -> str | None:
+def versions_forest_figure(results: Results) -> str | None:
     """Two panels, one row per version, best first. Left: its weighted geometric mean
     speedup over the baseline (square) with its interval (bar); the baseline (diamond) at 1.
     Right: the geometric mean of the best version's speedups over it, with the interval the

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from speeduptest.floats import special_values_expected
 from speeduptest.model.results import Results
-from speeduptest.model.versions import VersionsResults
 from speeduptest.output import FileContent, Streamed
 from speeduptest.render.json_results import render_json_blocks
 from speeduptest.runtime.parallel import default_workers, shared_worker_pool
@@ -78,7 +77,7 @@ def _lay_out(run: _Run, task: _Task):
             {anchor(index): index for index in task.indices},
             lambda index: renderer.render_benchmarks_part([index], {index}))
     if task.report == "index":
-        last = len(run.results.benchmarks) - 1
+        last = len(run.results.pair.benchmarks) - 1
         return task, uris, lay_out(renderer.render_benchmarks_index(
             dict(task.pages), not task.pages or task.pages[0][0] == 0,
             not task.pages or task.pages[-1][0] == last))
@@ -117,7 +116,7 @@ def _index_parts(pages: Sequence[tuple[int, int]]) -> list[_Task]:
 
 @special_values_expected
 def render_formats(
-    results: Results | VersionsResults, formats: tuple[str, ...], workers: int | None = None,
+    results: Results, formats: tuple[str, ...], workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, FileContent]:
     """All files of the chosen formats, name → content, for two versions or several. Figures
@@ -128,7 +127,7 @@ def render_formats(
     # encoded as the report folder writes them (see render_json_blocks).
     if "json" in formats:
         files["results.json"] = Streamed(functools.partial(render_json_blocks, results))
-    if ("html" in formats or "pdf" in formats) and isinstance(results, VersionsResults):
+    if ("html" in formats or "pdf" in formats) and results.several:
         from speeduptest.render.html import render_version_reports
 
         files.update(render_version_reports(results, "pdf" in formats, "html" in formats,
@@ -153,8 +152,8 @@ def _render_reports(results: Results, html: bool, pdf: bool, workers: int,
     from speeduptest.render.html import Figures, ReportRenderer, draw_summary_figures
 
     run = _Run(results, draw_summary_figures(results), html, pdf)
-    parts = _parts(len(results.benchmarks), workers)
-    global_parts = _global_parts(len(results.benchmarks)) if pdf else []
+    parts = _parts(len(results.pair.benchmarks), workers)
+    global_parts = _global_parts(len(results.pair.benchmarks)) if pdf else []
     outputs, distributions, index_parts = _lay_out_all(run, parts, global_parts, workers,
                                                        progress)
     files: dict[str, bytes] = {}
@@ -176,7 +175,7 @@ def _lay_out_all(run: _Run, parts: list[_Task], global_parts: list[_Task], worke
                  progress: Callable[[int, int, str], None] | None):
     """Every task's output, the HTML's distribution figures, and the parts of the index as
     laid out."""
-    total = len(run.results.benchmarks)
+    total = len(run.results.pair.benchmarks)
     # The index needs the page each benchmark starts on: it is laid out with the one page
     # per benchmark that nearly every benchmark takes, and its parts again where some
     # benchmark took more.
@@ -252,9 +251,10 @@ def _outline(results: Results, pages: dict[int, int], front: int):
     from speeduptest.render.formatting import CALL_ORDER, by_call, elide
     from speeduptest.render.pdf import Bookmark
 
-    positions = {id(benchmark): i for i, benchmark in enumerate(results.benchmarks)}
+    benchmarks = results.pair.benchmarks
+    positions = {id(benchmark): i for i, benchmark in enumerate(benchmarks)}
     groups: dict[str, list[Bookmark]] = {}
-    for benchmark in by_call(results.benchmarks):
+    for benchmark in by_call(benchmarks):
         call = benchmark.change.call if benchmark.change and benchmark.status == "ok" else "errors"
         page = front + pages[positions[id(benchmark)]] - 1
         groups.setdefault(call, []).append(Bookmark(elide(benchmark.name), page))

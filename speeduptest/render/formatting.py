@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from speeduptest.model.versions import VersionsResults
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
     POPULATION_INTERVAL_COVERS,
@@ -121,11 +120,11 @@ VERSION_WIDTH = 24
 SUBJECT_WIDTH = 72
 
 
-def subject(results: Results | VersionsResults) -> str:
+def subject(results: Results) -> str:
     """What a report is about, for its running title and the browser's tab: the compared
     versions' names (each elided and told apart), else the config's or files' names."""
     source = results.source
-    if isinstance(results, VersionsResults):
+    if results.several:
         if source.config:
             return elide(source.short, SUBJECT_WIDTH)
         count = len(results.versions)
@@ -187,17 +186,18 @@ def interval(low: float | None, high: float | None, threshold: float | None = No
     return "–".join(bound_texts(low, high, edges))
 
 
-def answer_sentence(results: Results | VersionsResults) -> str:
+def answer_sentence(results: Results) -> str:
     """The answer in one sentence, for the first lines of the terminal, of summary.md and of
     the global report: is it faster, by how much, how sure (two versions); which version is
     fastest, by how much, and which are indistinguishable from it (several)."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         return _versions_answer(results)
     return _pair_answer(results)
 
 
 def _pair_answer(results: Results) -> str:
-    overall, calls = results.overall, results.overall.calls
+    overall = results.pair.overall
+    calls = overall.calls
     if calls is None or not calls.total:
         return "No benchmark could be analysed."
     geometric = overall.geometric_mean
@@ -280,7 +280,7 @@ def standing_figures(standing: VersionStanding, what: str) -> str:
             f"{interval(aggregate.low, aggregate.high)}")
 
 
-def _versions_answer(results: VersionsResults) -> str:
+def _versions_answer(results: Results) -> str:
     """Which version is fastest, by how much, and which are indistinguishable from it: one
     sentence for the terminal and the global report."""
     ranking = results.ranking

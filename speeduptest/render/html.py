@@ -30,7 +30,7 @@ from speeduptest.model.results import (
     SampleSummary,
     SideValidity,
 )
-from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionsResults
+from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
     POPULATION_CAVEAT,
@@ -279,8 +279,8 @@ def distribution_uri(benchmark: BenchmarkResult, placed: bool = False) -> str:
 
 def draw_forest(results: Results) -> tuple[ForestImage, ...]:
     """The forest plot of the calls, as data URIs (one per figure)."""
-    calls = results.overall.calls
-    parts = figures.forest_figures(results.benchmarks, results.overall.geometric_mean,
+    calls = results.pair.overall.calls
+    parts = figures.forest_figures(results.pair.benchmarks, results.pair.overall.geometric_mean,
                                    calls.threshold if calls else results.settings.threshold)
     return tuple(ForestImage(_data_uri(part.svg), part.first, part.last, part.total)
                  for part in parts)
@@ -288,7 +288,7 @@ def draw_forest(results: Results) -> tuple[ForestImage, ...]:
 
 def draw_summary_figures(results: Results) -> tuple[str | None, tuple[ForestImage, ...]]:
     """The overview of verdicts and the forest plot of the calls, as data URIs."""
-    overview = figures.speedup_overview_figure(results.benchmarks)
+    overview = figures.speedup_overview_figure(results.pair.benchmarks)
     return _data_uri(overview) if overview else None, draw_forest(results)
 
 
@@ -296,8 +296,8 @@ def draw_distributions(results: Results, indices: Iterable[int],
                        placed: bool = False) -> dict[int, str]:
     """The distribution figure of each analysed benchmark among ``indices`` (``placed``:
     the PDF's variant, see :class:`figures.Canvas`)."""
-    return {index: distribution_uri(results.benchmarks[index], placed) for index in indices
-            if results.benchmarks[index].analysis is not None}
+    return {index: distribution_uri(results.pair.benchmarks[index], placed) for index in indices
+            if results.pair.benchmarks[index].analysis is not None}
 
 
 # ---------------------------------------------------------------- measurement validity
@@ -427,8 +427,8 @@ def has_sequence(benchmark: BenchmarkResult) -> bool:
 def draw_sequences(results: Results, indices: Iterable[int],
                    placed: bool = False) -> dict[int, SequenceImage]:
     """The run-sequence plot of each benchmark among ``indices`` that has one."""
-    return {index: sequence_image(results.benchmarks[index], placed) for index in indices
-            if has_sequence(results.benchmarks[index])}
+    return {index: sequence_image(results.pair.benchmarks[index], placed) for index in indices
+            if has_sequence(results.pair.benchmarks[index])}
 
 
 #: The kinds of findings of the measurement checks, as the codes of their warnings, in the
@@ -497,7 +497,7 @@ def measurement_quality(results: Results) -> MeasurementQuality | None:
     counts: Counter[str] = Counter()
     advice: dict[str, str] = {}
     sides = short = more = 0
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.pair.benchmarks):
         if benchmark.validity is None or benchmark.analysis is None:
             continue
         first = True
@@ -637,7 +637,7 @@ class IndexEntry:
 
 def index_entries(results: Results) -> list[IndexEntry]:
     """Every benchmark in the order of the config (for the HTML: no pages)."""
-    return [IndexEntry(i, b, None) for i, b in enumerate(results.benchmarks)]
+    return [IndexEntry(i, b, None) for i, b in enumerate(results.pair.benchmarks)]
 
 
 # ---------------------------------------------------------------- rendering
@@ -744,7 +744,7 @@ def notice_groups(benchmarks: Sequence[tuple[int, BenchmarkResult]]) -> list[Not
 def call_columns(results: Results) -> tuple[str, bool]:
     """The header of the call intervals' column, and whether each row must name its own
     level and method (when they differ between benchmarks)."""
-    changes = [b.change for b in results.analysed if b.change is not None]
+    changes = [b.change for b in results.pair.analysed if b.change is not None]
     labels = {interval_label(call) for call in changes}
     if len(labels) == 1:
         return labels.pop(), False
@@ -754,10 +754,10 @@ def call_columns(results: Results) -> tuple[str, bool]:
 
 def calls_note(results: Results) -> str:
     """How the calls were made, for the counts on page 1."""
-    calls = results.overall.calls
+    calls = results.pair.overall.calls
     if calls is None or not calls.total:
         return ""
-    changes = [b.change for b in results.analysed if b.change is not None]
+    changes = [b.change for b in results.pair.analysed if b.change is not None]
     levels = " / ".join(sorted({level(call.confidence) for call in changes}))
     methods = " or ".join(sorted({CALL_METHODS.get(call.method, call.method)
                                   for call in changes}))
@@ -767,7 +767,7 @@ def calls_note(results: Results) -> str:
 
 def band(results: Results) -> tuple[str, str]:
     """The threshold band 1/(1 + τ) … 1 + τ, formatted."""
-    calls = results.overall.calls
+    calls = results.pair.overall.calls
     tau = calls.threshold if calls else results.settings.threshold
     lower, upper = threshold_band(tau)
     return f"{lower:.4g}", f"{upper:.4g}"
@@ -796,11 +796,12 @@ class ReportRenderer:
         self.template_env = environment()
         self.figures, self.placed = drawn, link_extension == "pdf"
         self._quality: tuple[MeasurementQuality | None] | None = None
-        benchmarks = list(enumerate(results.benchmarks))
+        benchmarks = list(enumerate(results.pair.benchmarks))
         positions = {id(benchmark): index for index, benchmark in benchmarks}
         ci_header, ci_per_row = call_columns(results)
         self.context = {
             "results": results,
+            "pair": results.pair,
             "subject": subject(results),
             "benchmarks": benchmarks,
             "figures": drawn,
@@ -818,14 +819,14 @@ class ReportRenderer:
             "ci_per_row": ci_per_row,
             "notice_groups": notice_groups(benchmarks),
             "call_methods": CALL_METHODS,
-            "warning_count": len(results.notices) + sum(
-                len(b.notices) for b in results.benchmarks),
-            "benchmark_warning_count": sum(len(b.notices) for b in results.benchmarks),
+            "warning_count": len(results.all_notices) + sum(
+                len(b.notices) for b in results.pair.benchmarks),
+            "benchmark_warning_count": sum(len(b.notices) for b in results.pair.benchmarks),
             "opening": True,  # the parts of the global report (see GlobalPart)
-            "rows": [(positions[id(b)], b) for b in by_call(results.benchmarks)],
+            "rows": [(positions[id(b)], b) for b in by_call(results.pair.benchmarks)],
             # the table's filter: every call, and "error" if a benchmark has no call
             "table_calls": (*CALL_ORDER, *(("error",) if any(
-                b.analysis is None or b.change is None for b in results.benchmarks) else ())),
+                b.analysis is None or b.change is None for b in results.pair.benchmarks) else ())),
             "table_first": True,
             "table_last": True,
             "closing": True,
@@ -877,8 +878,8 @@ class ReportRenderer:
         with the other parts into one PDF. The benchmarks of ``dense`` are laid out more
         densely (their warnings without what to do, which the warnings report gives), for
         a page that would not hold them otherwise (see pdf.lay_out_sections)."""
-        results = self.context["results"]
-        return self.render("benchmarks", benchmarks=[(i, results.benchmarks[i]) for i in indices],
+        benchmarks = self.context["pair"].benchmarks
+        return self.render("benchmarks", benchmarks=[(i, benchmarks[i]) for i in indices],
                            show_index=False, show_header=False, show_footer=False,
                            dense=frozenset(dense))
 
@@ -887,13 +888,13 @@ class ReportRenderer:
         """The index of the per-benchmark PDF, or a part of it: the benchmarks of ``pages``
         (benchmark index → the page its section starts on); the first part has the header,
         the last the footer."""
-        benchmarks = self.context["results"].benchmarks
+        benchmarks = self.context["pair"].benchmarks
         return self.render("benchmarks", benchmarks=[], show_header=first, show_footer=last,
                            index=[IndexEntry(i, benchmarks[i], page) for i, page in pages.items()])
 
 
 # ------------------------------------------------------------------ several versions
-# The reports of several versions: templates/versions_*.html lay out VersionsResults.
+# The reports of three or more versions: templates/versions_*.html lay out Results.
 
 VERSIONS_TITLES = {"global": "Versions: global report",
                    "benchmarks": "Versions: per-benchmark report",
@@ -951,10 +952,10 @@ def _scale(benchmark: VersionsBenchmark) -> TimeScale:
     return time_scale(benchmark.unit, min(means)) if means else time_scale(None, 1.0)
 
 
-def version_rows(results: VersionsResults) -> list[Row]:
+def version_rows(results: Results) -> list[Row]:
     """The matrix: every benchmark with one cell per version."""
     found = []
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.across):
         letters = benchmark.letters
         cells = []
         for v, name in enumerate(results.versions):
@@ -975,11 +976,11 @@ class WarnedBenchmark:
     notices: tuple[tuple[str, Notice], ...]  # (which comparison, or "" for all versions)
 
 
-def warned_versions(results: VersionsResults) -> list[WarnedBenchmark]:
+def warned_versions(results: Results) -> list[WarnedBenchmark]:
     """Every benchmark's warnings: of the comparison of all versions, then of each version
     against the baseline."""
     found = []
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.across):
         notices = [("all versions", notice) for notice in benchmark.notices]
         for comparison in results.comparisons:
             result = comparison.by_benchmark[index]
@@ -991,11 +992,11 @@ def warned_versions(results: VersionsResults) -> list[WarnedBenchmark]:
     return found
 
 
-def versions_calls_basis(results: VersionsResults) -> str:
+def versions_calls_basis(results: Results) -> str:
     """How the calls against the baseline were made, in words."""
     settings = results.settings
-    total = sum(c.results.overall.calls.total for c in results.comparisons)
-    changes = [b.change for c in results.comparisons for b in c.results.analysed if b.change]
+    total = sum(c.overall.calls.total for c in results.comparisons)
+    changes = [b.change for c in results.comparisons for b in c.analysed if b.change]
     levels = " / ".join(sorted({level(change.confidence) for change in changes}))
     methods = " or ".join(sorted({CALL_METHODS.get(c.method, c.method) for c in changes}))
     corrected = ("not corrected for multiplicity" if settings.correction == "none"
@@ -1008,7 +1009,7 @@ def versions_calls_basis(results: VersionsResults) -> str:
 class VersionsRenderer:
     """Renders the reports of one run of several versions."""
 
-    def __init__(self, results: VersionsResults, forest: str | None,
+    def __init__(self, results: Results, forest: str | None,
                  distributions: dict[int, str], link_extension: str) -> None:
         self.env = environment()
         # A version's name in a table's cell, where names share a line: elided to
@@ -1073,22 +1074,22 @@ class VersionsRenderer:
                                 {anchor(index): index for index in indices}, denser).pdf
 
 
-def draw_version_distributions(results: VersionsResults, indices: Sequence[int]) -> dict[int, str]:
+def draw_version_distributions(results: Results, indices: Sequence[int]) -> dict[int, str]:
     found = {}
     for index in indices:
-        benchmark = results.benchmarks[index]
+        benchmark = results.across[index]
         svg = figures.versions_distribution_figure(benchmark, _scale(benchmark))
         if svg is not None:
             found[index] = _base64_uri(svg)
     return found
 
 
-def _forest(results: VersionsResults) -> str | None:
+def _forest(results: Results) -> str | None:
     svg = figures.versions_forest_figure(results)
     return _base64_uri(svg) if svg else None
 
 
-def _task(results: VersionsResults, pdf: bool, part: tuple[tuple[int, ...], bool, bool] | None
+def _task(results: Results, pdf: bool, part: tuple[tuple[int, ...], bool, bool] | None
           ) -> tuple[dict[int, str], dict[str, bytes]]:
     """A worker's share: the summary pages (``part`` None) or a batch of benchmark pages."""
     from speeduptest.render.pdf import html_to_pdf
@@ -1117,7 +1118,7 @@ def _parts(count: int, workers: int) -> list[tuple[tuple[int, ...], bool, bool]]
 
 
 def render_version_reports(
-    results: VersionsResults, pdf: bool, html: bool, workers: int | None = None,
+    results: Results, pdf: bool, html: bool, workers: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, bytes]:
     """global, benchmarks, warnings and errors as HTML and/or PDF, name → content. Figures
@@ -1125,7 +1126,7 @@ def render_version_reports(
     from speeduptest.render.pdf import join_and_number
 
     workers = workers or default_workers()
-    parts = _parts(len(results.benchmarks), workers)
+    parts = _parts(len(results.across), workers)
     outputs = []
     done = 0
     with worker_pool(workers) as parallel_map:
@@ -1134,7 +1135,7 @@ def render_version_reports(
             outputs.append(output)
             done += len(task[0]) if task is not None else 0
             if progress is not None:
-                progress(done, len(results.benchmarks), "benchmark pages")
+                progress(done, len(results.across), "benchmark pages")
     (summary_uris, summary_pdfs), part_outputs = outputs[0], outputs[1:]
     files: dict[str, bytes] = {}
     if html:
@@ -1153,7 +1154,7 @@ def render_version_reports(
 # ------------------------------------------------------------------ notebooks
 
 
-def notebook_html(results: Results | VersionsResults) -> str:
+def notebook_html(results: Results) -> str:
     """What a result shows in a notebook: its answer sentence and its forest plot, as one
     block of HTML with the figures inline (templates/notebook.html). Jupyter shows it for a
     result on its own (``Results._repr_html_``, wired by the package: see
@@ -1163,7 +1164,7 @@ def notebook_html(results: Results | VersionsResults) -> str:
         from speeduptest.render.html import notebook_html
         HTML(notebook_html(results))
     """
-    several = isinstance(results, VersionsResults)
+    several = results.several
     return environment().get_template("notebook.html").render(
         results=results, answer=answer_sentence(results), several=several,
         forest=_forest(results) if several else None,

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from speeduptest.model.results import (
+    DEFAULT_NAMES,
     AggregateInterval,
     BenchmarkResult,
     CallCounts,
     Change,
+    Comparison,
     Decision,
     EffectSize,
     FTestResult,
+    InputError,
     KSResult,
     Notice,
     OverallFigure,
@@ -29,13 +32,7 @@ from speeduptest.model.results import (
     VarianceComponents,
     WilcoxonResult,
 )
-from speeduptest.model.versions import (
-    HolmAdjusted,
-    VersionComparison,
-    VersionsBenchmark,
-    VersionsResults,
-    VersionStanding,
-)
+from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionStanding
 from speeduptest.model.wording import (
     POPULATION_CAVEAT,
     POPULATION_INTERVAL_COVERS,
@@ -279,8 +276,10 @@ def _figure(figure: OverallFigure) -> dict[str, Any]:
 
 def results_dict(results: Results) -> dict[str, Any]:
     """The results model as the plain dictionary written to results.json."""
+    if results.several:
+        return versions_dict(results)
     document = _document(results)
-    document["benchmarks"] = [_benchmark(benchmark) for benchmark in results.benchmarks]
+    document["benchmarks"] = [_benchmark(benchmark) for benchmark in results.pair.benchmarks]
     return document
 
 
@@ -305,30 +304,43 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
 
 
 def _document(results: Results) -> dict[str, Any]:
-    """results.json without its benchmarks (``"benchmarks": None`` in their place)."""
-    settings = results.settings
-    return {
-        "tool": {"name": "speeduptest", "version": results.tool_version},
-        "input": ({"compared": list(results.source.compared),
-                   "names": list(results.named)} if results.source.compared
-                  else {"config": results.source.label}),
+    """results.json of two versions without its benchmarks (``"benchmarks": None`` in their
+    place)."""
+    source = results.source
+    return _pair_document(
+        results.settings, results.pair, results.all_notices, results.errors,
+        {"compared": list(source.compared), "names": list(results.named)} if source.compared
+        else {"config": source.label},
+        {"name": "speeduptest", "version": results.tool_version})
+
+
+def _pair_document(settings: Settings, comparison: Comparison, notices: Sequence[Notice],
+                   errors: Sequence[InputError], source: dict[str, Any],
+                   tool: dict[str, str] | None = None) -> dict[str, Any]:
+    """A comparison's results without its benchmarks: two versions' results.json (with
+    ``tool``), or an entry of several versions' "comparisons"."""
+    overall = comparison.overall
+    document = {} if tool is None else {"tool": tool}
+    document.update({
+        "input": source,
         "settings": settings_dict(settings),
         "benchmarks": None,
         "overall": {
-            "mean": _figure(results.overall.mean),
-            "median": _figure(results.overall.median),
-            "min": _figure(results.overall.min),
-            "geometric_mean": aggregate_dict(results.overall.geometric_mean),
-            "calls": _calls(results.overall.calls),
-            "call": results.overall.call,
+            "mean": _figure(overall.mean),
+            "median": _figure(overall.median),
+            "min": _figure(overall.min),
+            "geometric_mean": aggregate_dict(overall.geometric_mean),
+            "calls": _calls(overall.calls),
+            "call": overall.call,
             "threshold": settings.threshold,
             "correction": settings.correction,
-            "proportion_caveat": results.overall.caveat,
+            "proportion_caveat": overall.caveat,
         },
-        "warnings": [notice.message for notice in results.notices],
-        "warning_details": [notice_dict(notice) for notice in results.notices],
-        "errors": [str(error) for error in results.errors],
-    }
+        "warnings": [notice.message for notice in notices],
+        "warning_details": [notice_dict(notice) for notice in notices],
+        "errors": [str(error) for error in errors],
+    })
+    return document
 
 
 _OPTIONS = orjson.OPT_SERIALIZE_NUMPY
@@ -340,7 +352,7 @@ _BLOCK = 1 << 20
 _ENCODED_TOGETHER = 64
 
 
-def render_json_blocks(results: Results | VersionsResults) -> Iterator[bytes]:
+def render_json_blocks(results: Results) -> Iterator[bytes]:
     """results.json, compact (``python -m json.tool results.json`` pretty-prints it), as
     UTF-8, in blocks of about a megabyte: the report folder writes them as they come, so that
     neither the dictionaries of 100,000 benchmarks (about 15 million objects) nor their
@@ -348,7 +360,7 @@ def render_json_blocks(results: Results | VersionsResults) -> Iterator[bytes]:
     (100,000 benchmarks: peak RSS 1.94 -> 1.44 GB). orjson writes non-finite numbers as
     null, as strict JSON wants (the standard library took 2.9 s for 10,000 benchmarks, 1.9 s of
     it replacing them)."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         yield _versions_json(results)  # (a few benchmarks: one block)
         return
     head = orjson.dumps(_document(results), option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
@@ -357,7 +369,7 @@ def render_json_blocks(results: Results | VersionsResults) -> Iterator[bytes]:
     cut = head.index(marker)
     block = bytearray(head[:cut])
     block += b'"benchmarks":['
-    benchmarks = results.benchmarks
+    benchmarks = results.pair.benchmarks
     # The entries encoded a few dozen at a time, as a list whose brackets are left out: the
     # same bytes as one by one, 15% less of orjson's time (10,000 benchmarks: 25 ms).
     starts = iter(range(0, len(benchmarks), _ENCODED_TOGETHER))
@@ -383,7 +395,7 @@ def render_json_blocks(results: Results | VersionsResults) -> Iterator[bytes]:
         block.clear()
 
 
-def render_json_bytes(results: Results | VersionsResults) -> bytearray:
+def render_json_bytes(results: Results) -> bytearray:
     """:func:`render_json_blocks` in one piece."""
     out = bytearray()
     for block in render_json_blocks(results):
@@ -391,7 +403,7 @@ def render_json_bytes(results: Results | VersionsResults) -> bytearray:
     return out
 
 
-def render_json(results: Results | VersionsResults) -> str:
+def render_json(results: Results) -> str:
     """:func:`render_json_bytes` as text."""
     return render_json_bytes(results).decode()
 
@@ -517,20 +529,27 @@ def _holm(adjusted: HolmAdjusted | None) -> dict[str, Any] | None:
                        "verdict": adjusted.median_verdict}}
 
 
-def _comparison(comparison: VersionComparison) -> dict[str, Any]:
-    pair = results_dict(comparison.results)
-    adjusted = [h for r, h in zip(comparison.by_benchmark, comparison.holm, strict=True)
-                if r is not None]
+def _comparison(results: Results, comparison: Comparison) -> dict[str, Any]:
+    """One version against the baseline: its input, its benchmarks (each with its Holm
+    adjustment), its overall figures and their caveats."""
+    source = results.source
+    if source.config:
+        entry = {"config": source.label}
+    else:
+        references = dict(zip(results.versions, source.references, strict=True))
+        entry = {"compared": [references[comparison.baseline], references[comparison.version]],
+                 "names": list(DEFAULT_NAMES)}
+    pair = _pair_document(results.settings, comparison, comparison.notices, (), entry)
     benchmarks = []
-    for entry, holm in zip(pair["benchmarks"], adjusted, strict=True):
-        entry["versions_holm"] = _holm(holm)
-        benchmarks.append(entry)
+    for benchmark, holm in zip(comparison.by_benchmark, comparison.holm, strict=True):
+        if benchmark is not None:
+            benchmarks.append({**_benchmark(benchmark), "versions_holm": _holm(holm)})
     return {"baseline": comparison.baseline, "version": comparison.version,
             "input": pair["input"], "benchmarks": benchmarks, "overall": pair["overall"],
             "warnings": pair["warnings"], "warning_details": pair["warning_details"]}
 
 
-def versions_dict(results: VersionsResults) -> dict[str, Any]:
+def versions_dict(results: Results) -> dict[str, Any]:
     """The results of several versions as the plain dictionary written to results.json."""
     source = results.source
     return {
@@ -539,8 +558,8 @@ def versions_dict(results: VersionsResults) -> dict[str, Any]:
                   else {"compared": list(source.references)}),
         "settings": {**settings_dict(results.settings), "baseline": results.baseline_name},
         "versions": [_standing(standing) for standing in results.standings],
-        "benchmarks": [_versions_benchmark(benchmark) for benchmark in results.benchmarks],
-        "comparisons": [_comparison(comparison) for comparison in results.comparisons],
+        "benchmarks": [_versions_benchmark(benchmark) for benchmark in results.across],
+        "comparisons": [_comparison(results, comparison) for comparison in results.comparisons],
         "overall": {
             "baseline": results.baseline_name,
             "ranking": [standing.name for standing in results.ranking],
@@ -554,6 +573,6 @@ def versions_dict(results: VersionsResults) -> dict[str, Any]:
     }
 
 
-def _versions_json(results: VersionsResults) -> bytes:
+def _versions_json(results: Results) -> bytes:
     return orjson.dumps(versions_dict(results),
                         option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_APPEND_NEWLINE)

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 from speeduptest.model.results import BenchmarkResult, Decision, Results
 from speeduptest.model.rows import CSV_COLUMNS, benchmark_rows, finite
-from speeduptest.model.versions import VersionsResults
 from speeduptest.model.wording import (
     CORRECTION_LABELS,
     POPULATION_INTERVAL_COVERS,
@@ -61,7 +60,7 @@ def _verdicts(benchmark: BenchmarkResult) -> tuple[str, str]:
 def _correction(results: Results) -> str | None:
     """The correction's short label for a header ("Bonferroni", "FCR", "uncorrected"), None
     when there is nothing to correct (one benchmark)."""
-    calls = results.overall.calls
+    calls = results.pair.overall.calls
     if calls is None or calls.total <= 1:
         return None
     if calls.correction == "none":
@@ -119,12 +118,12 @@ def _csv_cell(value: object) -> str:
     return '"' + _safe_text(str(value)).replace('"', '""') + '"'
 
 
-def render_csv(results: Results | VersionsResults) -> str:
+def render_csv(results: Results) -> str:
     """results.csv: the header, then one row per benchmark in the order of the config."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         return _versions_csv(results)
     lines = [",".join(f'"{name}"' for name in CSV_COLUMNS)]
-    for row in benchmark_rows(results):
+    for row in benchmark_rows(results.pair, results.settings):
         lines.append(",".join(_csv_cell(row[name]) for name in CSV_COLUMNS))
     return "\n".join(lines) + "\n"
 
@@ -211,7 +210,7 @@ def _md_table_head(header: list[str]) -> list[str]:
 
 
 def _md_footnote(results: Results, shared: _CallIntervals) -> str:
-    calls = results.overall.calls
+    calls = results.pair.overall.calls
     parts = [f"speeduptest {results.tool_version}."]
     if calls is not None and calls.total:
         tau = calls.threshold
@@ -233,7 +232,7 @@ def _md_footnote(results: Results, shared: _CallIntervals) -> str:
                          f"Fieller's is unbounded: rows marked ({_METHOD_LABELS[other]}).")
         parts.append("P(faster): the share of (initial, optimized) run pairs in which the "
                      "optimized run is faster.")
-        alphas = {b.analysis.alpha for b in results.analysed}
+        alphas = {b.analysis.alpha for b in results.pair.analysed}
         alpha = f"α = {alphas.pop():g}" if len(alphas) == 1 else "each benchmark's α"
         parts.append(f"Speedup-Test (one benchmark at a time, {alpha}): faster = "
                      "significant speedup; slower = the protocol run in reverse is "
@@ -242,12 +241,12 @@ def _md_footnote(results: Results, shared: _CallIntervals) -> str:
     return "<sub>" + " ".join(parts) + "</sub>"
 
 
-def render_markdown(results: Results | VersionsResults) -> str:
+def render_markdown(results: Results) -> str:
     """A GitHub-flavoured summary for a pull-request comment: the answer first, then the
     counts, the benchmarks by call (unchanged ones folded), the errors and the notes."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         return _versions_markdown(results)
-    calls = results.overall.calls
+    calls = results.pair.overall.calls
     baseline, other = (elide(name) for name in results.named)
     question = ("is the optimized version faster?" if results.source.names is None
                 else f"is {other} faster than {baseline}?")
@@ -260,7 +259,7 @@ def render_markdown(results: Results | VersionsResults) -> str:
         if results.failed:
             counts.append(f"❌ {len(results.failed)} not analysed")
         lines += ["", " · ".join(counts)]
-    ordered = [b for b in by_call(results.benchmarks) if b.status == "ok"]
+    ordered = [b for b in by_call(results.pair.benchmarks) if b.status == "ok"]
     shared = _CallIntervals(ordered)
     header = ["benchmark", "call", "change (mean)", _md_ci_header(results, shared),
               "P(faster)", "Speedup-Test: mean", "median"]
@@ -394,8 +393,8 @@ def _tex_level(confidence: float) -> str:
 
 
 def _tex_caption(results: Results, shared: _CallIntervals) -> str:
-    calls = results.overall.calls
-    analysed = results.analysed
+    calls = results.pair.overall.calls
+    analysed = results.pair.analysed
     text = [f"Speedup of the means, initial over optimized (above 1: optimized is faster), "
             f"of {_plural(len(analysed), 'benchmark')}."]
     if calls is not None and calls.total:
@@ -427,7 +426,7 @@ def _tex_caption(results: Results, shared: _CallIntervals) -> str:
         text.append(f"Mean, Median: Speedup-Test verdicts at {alpha} "
                     "(n.s.: not significant; inconcl.: the test's assumptions do not hold; "
                     "slower: the protocol run in reverse is significant).")
-    overall = results.overall
+    overall = results.pair.overall
     aggregates = [a for a in (overall.geometric_mean, overall.mean.interval) if a is not None]
     levels = sorted({level(a.confidence) for a in aggregates})
     methods = " and ".join(sorted({AGGREGATE_METHODS[a.method] for a in aggregates}))
@@ -460,7 +459,7 @@ def _tex_row(benchmark: BenchmarkResult, shared: _CallIntervals) -> str:
 def _tex_overall_rows(results: Results) -> list[str]:
     """The geometric mean of the speedups and the weighted overall speedup, with their
     bootstrap intervals; the name spans the empty Call column."""
-    overall, rows = results.overall, []
+    overall, rows = results.pair.overall, []
     geometric = overall.geometric_mean
     if geometric is not None:
         value, ci = _tex_estimate(geometric.value, geometric.low, geometric.high)
@@ -482,12 +481,12 @@ def _tex_overall_rows(results: Results) -> list[str]:
     return rows
 
 
-def render_latex(results: Results | VersionsResults) -> str:
+def render_latex(results: Results) -> str:
     """A longtable with booktabs rules of every analysed benchmark, by call; it breaks across
     pages with its header repeated. Needs \\usepackage{longtable,booktabs}."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         return _versions_latex(results)
-    shared = _CallIntervals(results.analysed)
+    shared = _CallIntervals(results.pair.analysed)
     ci_header = f"{shared.level} CI".replace("%", r"\%") if shared.level else "CI"
     header = [rf"Benchmark & Call & Speedup & {ci_header} & Mean & Median \\",
               r"\midrule"]
@@ -506,7 +505,7 @@ def render_latex(results: Results | VersionsResults) -> str:
         r"\endfoot",
         r"\bottomrule", r"\endlastfoot",
     ]
-    ordered = [b for b in by_call(results.benchmarks) if b.status == "ok"]
+    ordered = [b for b in by_call(results.pair.benchmarks) if b.status == "ok"]
     if not ordered:
         lines.append(rf"\multicolumn{{{_TEX_COLUMNS}}}{{@{{}}l@{{}}}}{{No benchmark could be "
                      r"analysed.}\\")
@@ -528,10 +527,10 @@ VERSION_CSV_COLUMNS = (
 )
 
 
-def version_rows(results: VersionsResults) -> list[dict[str, object]]:
+def version_rows(results: Results) -> list[dict[str, object]]:
     """One flat record per benchmark and version (the baseline's without a comparison)."""
     rows = []
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.across):
         choice = benchmark.choice
         letters = benchmark.letters
         for v, name in enumerate(results.versions):
@@ -569,16 +568,16 @@ def version_rows(results: VersionsResults) -> list[dict[str, object]]:
     return rows
 
 
-def _versions_csv(results: VersionsResults) -> str:
+def _versions_csv(results: Results) -> str:
     lines = [",".join(f'"{name}"' for name in VERSION_CSV_COLUMNS)]
     for row in version_rows(results):
         lines.append(",".join(_csv_cell(row[name]) for name in VERSION_CSV_COLUMNS))
     return "\n".join(lines) + "\n"
 
 
-def _cell_text(results: VersionsResults, index: int, v: int) -> tuple[str, str, str]:
+def _cell_text(results: Results, index: int, v: int) -> tuple[str, str, str]:
     """(speedup, call, letters) of one version on one benchmark, as text."""
-    benchmark = results.benchmarks[index]
+    benchmark = results.across[index]
     name = results.versions[v]
     letters = benchmark.letters.get(name, "")
     if benchmark.summaries[v] is None:
@@ -592,7 +591,7 @@ def _cell_text(results: VersionsResults, index: int, v: int) -> tuple[str, str, 
     return speedup(result.analysis.speedup.mean), result.change.call, letters
 
 
-def _versions_markdown(results: VersionsResults) -> str:
+def _versions_markdown(results: Results) -> str:
     lines = ["#### speeduptest: which version is fastest?", "",
              _md_escape(answer_sentence(results)), "",
              "| rank | version | speedup over " + _md_escape(elide(results.baseline_name))
@@ -613,7 +612,7 @@ def _versions_markdown(results: VersionsResults) -> str:
     lines += ["", "| benchmark | " + " | ".join(_md_escape(elide(v)) for v in results.versions)
               + " |", "|---|" + "---:|" * len(results.versions)]
     rows = []
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.across):
         cells = []
         for v in range(len(results.versions)):
             text, call, letters = _cell_text(results, index, v)
@@ -631,7 +630,7 @@ def _versions_markdown(results: VersionsResults) -> str:
     return "\n".join(lines + closing) + "\n"
 
 
-def _versions_latex(results: VersionsResults) -> str:
+def _versions_latex(results: Results) -> str:
     k = len(results.versions)
     lines = [r"\begin{longtable}{l" + "r" * k + "}",
              r"\caption{Speedup of the means over the baseline "
@@ -640,7 +639,7 @@ def _versions_latex(results: VersionsResults) -> str:
              r"(versions sharing a letter are not told apart; a = fastest).}\\", r"\toprule",
              "Benchmark & " + " & ".join(_tex_escape(elide(v)) for v in results.versions) + r" \\",
              r"\midrule", r"\endhead"]
-    for index, benchmark in enumerate(results.benchmarks):
+    for index, benchmark in enumerate(results.across):
         cells = []
         for v in range(k):
             text, _, letters = _cell_text(results, index, v)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from speeduptest.model.results import BenchmarkResult, OverallFigure, Results
-from speeduptest.model.versions import VersionsBenchmark, VersionsResults
+from speeduptest.model.versions import VersionsBenchmark
 from speeduptest.model.wording import CORRECTION_LABELS, METHOD_LABELS, proportion_caveat
 from speeduptest.notices import counted
 from speeduptest.notices import plural as plural_noun
@@ -73,22 +73,22 @@ def _means(benchmark: BenchmarkResult) -> tuple[str, str] | None:
 def _benchmark_lines(results: Results) -> list[str]:
     """One line per benchmark, by call: the call, the means of both sides, the change, its
     corrected interval."""
-    names = {id(b): elide(b.name) for b in results.benchmarks}
+    names = {id(b): elide(b.name) for b in results.pair.benchmarks}
     width = max([len(name) for name in names.values()] + [9])
-    changes = [change(b.analysis.speedup.mean) for b in results.analysed]
+    changes = [change(b.analysis.speedup.mean) for b in results.pair.analysed]
     shift = max([len(text) for text in changes] + [14])
-    means = {id(b): _means(b) for b in results.analysed}
+    means = {id(b): _means(b) for b in results.pair.analysed}
     heading = tuple(elide_apart(results.named, MEANS_NAME_WIDTH))
     # Aligned on the arrow: each side as wide as its widest text.
     before = max(len(pair[0]) for pair in [heading, *means.values()] if pair)
     after = max(len(pair[1]) for pair in [heading, *means.values()] if pair)
     # With different levels (config rows with their own confidence), each row names its own.
-    per_row = len({b.change.confidence for b in results.analysed if b.change}) > 1
+    per_row = len({b.change.confidence for b in results.pair.analysed if b.change}) > 1
     lines = [f"  {'call':<9}  {'benchmark':<{width}}  {heading[0]:>{before}} → "
              f"{heading[1]:<{after}}  {'change (mean)':>{shift}}  "
              f"{'interval':<19}  " + (f"{'level':>8}  " if per_row else "")
              + f"{'P(faster)':>9}  Speedup-Test mean / median"]
-    for benchmark in by_call(results.benchmarks):
+    for benchmark in by_call(results.pair.benchmarks):
         analysis, call = benchmark.analysis, benchmark.change
         if analysis is None or call is None:
             first = elide_message(str(benchmark.errors[0])) if benchmark.errors else "error"
@@ -114,8 +114,8 @@ def _benchmark_lines(results: Results) -> list[str]:
 
 
 def _interval_note(results: Results) -> str | None:
-    calls = results.overall.calls
-    changes = [b.change for b in results.analysed if b.change]
+    calls = results.pair.overall.calls
+    changes = [b.change for b in results.pair.analysed if b.change]
     if calls is None or not changes:
         return None
     levels = {percent_level(c.confidence) for c in changes}
@@ -124,24 +124,24 @@ def _interval_note(results: Results) -> str | None:
     at = f"at {levels.pop()}" if len(levels) == 1 else "at each benchmark's level"
     corrected = ("" if calls.correction == "none" or calls.total == 1
                  else f", {CORRECTION_LABELS[calls.correction]}")
-    pairs = ("pairs of top-level units" if any(b.design for b in results.analysed)
+    pairs = ("pairs of top-level units" if any(b.design for b in results.pair.analysed)
              else "run pairs")
     return (f"Interval: of the speedup of the means, {names}, {at}{corrected}; "
             f"P(faster): share of {pairs} in which {elide(results.named[1])} is faster.")
 
 
-def render_terminal(results: Results | VersionsResults, formats: tuple[str, ...] = ()) -> str:
+def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
     """The summary printed when the analysis ends (before the reports are rendered);
     ``formats`` are the ones asked for, to point at the right file for errors."""
-    if isinstance(results, VersionsResults):
+    if results.several:
         return _versions_terminal(results, formats)
-    overall = results.overall
-    analysed, failed = len(results.analysed), len(results.failed)
+    overall = results.pair.overall
+    analysed, failed = len(results.pair.analysed), len(results.pair.failed)
     # A warning that puts the answer itself in doubt comes right under it.
     first = [notice for notice in results.input_notices if notice.code in PROMINENT]
     lines = [answer_sentence(results),
              *(f"Warning: {elide_message(notice.message)}" for notice in first), ""]
-    if results.benchmarks:
+    if results.pair.benchmarks:
         lines += _benchmark_lines(results)
         note = _interval_note(results)
         if note:
@@ -149,7 +149,7 @@ def render_terminal(results: Results | VersionsResults, formats: tuple[str, ...]
     lines += [
         "",
         f"Speedup-Test figures (the paper's one-sided protocol, per benchmark, uncorrected; "
-        f"α = {results.settings.alpha:g}; {plural(len(results.benchmarks), 'benchmark')}, "
+        f"α = {results.settings.alpha:g}; {plural(len(results.pair.benchmarks), 'benchmark')}, "
         f"{analysed} analysed, {failed} with errors). Its counts differ from the calls: each "
         "benchmark is tested alone, with no threshold and no correction for the number of "
         "benchmarks.",
@@ -237,7 +237,7 @@ def render_plan(plan: ExperimentPlan, path: str, design: str,
 MATRIX_MARKS = {"faster": "▲", "slower": "▼", "unchanged": "=", "uncertain": "?"}
 
 
-def _cell(results: VersionsResults, benchmark: VersionsBenchmark, index: int,
+def _cell(results: Results, benchmark: VersionsBenchmark, index: int,
           version: int) -> str:
     """A benchmark's cell for one version: speedup over the baseline, call mark, letters."""
     name = results.versions[version]
@@ -289,23 +289,23 @@ def _matrix_lines(benchmarks: list[str], names: list[str], cells: list[list[str]
     return lines
 
 
-def _matrix(results: VersionsResults) -> tuple[list[str], bool]:
+def _matrix(results: Results) -> tuple[list[str], bool]:
     """The speedups over the baseline, with each version's mean before them where the
     matrix stays within MATRIX_WIDTH columns (and whether it does). Each column is headed
     by its version's name elided to VERSION_WIDTH (and told apart): the ranking above gives
     the names whole."""
     names = elide_apart(results.versions, VERSION_WIDTH)
     cells = [[_cell(results, b, i, v) for v in range(len(names))]
-             for i, b in enumerate(results.benchmarks)]
-    benchmarks = [elide(b.name) for b in results.benchmarks]
+             for i, b in enumerate(results.across)]
+    benchmarks = [elide(b.name) for b in results.across]
     with_means = _matrix_lines(benchmarks, names, cells,
-                               [_row_means(b) for b in results.benchmarks])
+                               [_row_means(b) for b in results.across])
     if max(len(line) for line in with_means) <= MATRIX_WIDTH:
         return with_means, True
     return _matrix_lines(benchmarks, names, cells, None), False
 
 
-def _ranking(results: VersionsResults) -> list[str]:
+def _ranking(results: Results) -> list[str]:
     width = max(len(elide(name)) for name in results.versions)
     lines = [f"  {'rank':>4}  {'version':<{width}}  {'speedup over the baseline':<36}  "
              "the best's speedup over it"]
@@ -326,7 +326,7 @@ def _ranking(results: VersionsResults) -> list[str]:
     return lines
 
 
-def _versions_terminal(results: VersionsResults, formats: tuple[str, ...]) -> str:
+def _versions_terminal(results: Results, formats: tuple[str, ...]) -> str:
     """The summary printed when the analysis ends: the answer, the ranking, the matrix of
     speedups over the baseline with the calls and letters, then each version's counts."""
     lines = [answer_sentence(results), "", "Ranking by the geometric mean of the speedups "
@@ -341,13 +341,13 @@ def _versions_terminal(results: VersionsResults, formats: tuple[str, ...]) -> st
               "letter are not told apart on that benchmark; a = fastest):"]
     lines += matrix
     settings = results.settings
-    total = sum(c.results.overall.calls.total for c in results.comparisons)
+    total = sum(c.overall.calls.total for c in results.comparisons)
     lines += ["", f"Calls of {plural(total, 'comparison')} with the baseline: threshold "
               f"±{threshold(settings.threshold)}, "
               + ("uncorrected" if settings.correction == "none"
                  else CORRECTION_LABELS[settings.correction]) + " over all of them."]
     for comparison in results.comparisons:
-        calls = comparison.results.overall.calls
+        calls = comparison.overall.calls
         lines.append(f"  {elide(comparison.version)}: {calls.faster} faster, {calls.slower} "
                      f"slower, {calls.unchanged} unchanged, {calls.uncertain} uncertain")
     failed = results.failed

@@ -15,7 +15,6 @@ from speeduptest.inputs.compare import compared_experiment
 from speeduptest.inputs.experiment import Experiment, with_run_alpha
 from speeduptest.inputs.forms import read_experiment
 from speeduptest.model.results import Results, Settings
-from speeduptest.model.versions import VersionsResults
 from speeduptest.render.json_results import render_json as results_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,14 +63,14 @@ def test_the_analysis_reads_no_line_of_config(tmp_path: Path) -> None:
     experiment = read_experiment(folder / "O2-vs-O0.csv")
     (folder / "O2-vs-O0.csv").unlink()
     alone = analyse(experiment, settings)
-    assert isinstance(alone, Results)
+    assert isinstance(alone, Results) and not alone.several
     assert results_json(alone) == results_json(whole)
 
 
 def test_several_versions_are_the_same_analysis(tmp_path: Path) -> None:
     experiment = read_experiment(FLAGS / "flags.csv", baseline="O0")
     results = analyse(experiment, Settings(bootstrap=200), workers=1)
-    assert isinstance(results, VersionsResults)
+    assert isinstance(results, Results) and results.several
     assert [c.version for c in results.comparisons] == ["O2", "O3-native"]
 
 

@@ -297,9 +297,9 @@ def test_separated_samples_are_called_faster_although_the_book_says_inconclusive
 def test_running_title_tells_two_files_of_the_same_name_apart():
     from speeduptest.model.results import Source
 
-    source = Source("x", compared=("runs/main/results.json", "runs/pr-42/results.json"))
+    source = Source("x", "compare", ("runs/main/results.json", "runs/pr-42/results.json"))
     assert source.short == "main/results.json vs pr-42/results.json"
-    assert Source("x", compared=("a/old.json", "a/new.json")).short == "old.json vs new.json"
+    assert Source("x", "compare", ("a/old.json", "a/new.json")).short == "old.json vs new.json"
 
 
 def _centred_ties(x: np.ndarray, y: np.ndarray) -> int:

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from speeduptest.analysis.run import analyse_config
-from speeduptest.model.results import Settings
-from speeduptest.model.versions import VersionsResults
+from speeduptest.model.results import Results, Settings
 
 PROPERTY_SETTINGS = settings(max_examples=12, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])
@@ -32,7 +31,7 @@ def _data(seed: int, k: int, b: int) -> dict[str, list[np.ndarray]]:
 
 
 def _run(data: dict[str, list[np.ndarray]], order: list[str], baseline: str, scale: float = 1.0
-         ) -> VersionsResults:
+         ) -> Results:
     folder = Path(tempfile.mkdtemp())
     b = len(next(iter(data.values())))
     lines = ["benchmark," + ",".join(order)]
@@ -46,11 +45,11 @@ def _run(data: dict[str, list[np.ndarray]], order: list[str], baseline: str, sca
     (folder / "c.csv").write_text("\n".join(lines) + "\n")
     results = analyse_config(folder / "c.csv", Settings(bootstrap=200), baseline=baseline,
                              workers=1)
-    assert isinstance(results, VersionsResults)
+    assert results.several
     return results
 
 
-def _by_name(results: VersionsResults) -> dict:
+def _by_name(results: Results) -> dict:
     """Everything that must not depend on the order of the versions, keyed by name."""
     summary: dict = {"ranking": [s.name for s in results.ranking],
                      "best": set(results.best)}
