@@ -609,8 +609,6 @@ def _heavy_and_light(pairs: list[ReadPair], settings: Settings, bootstrap_forced
     return heavy, light
 
 
-@cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
-@special_values_expected
 @dataclass(frozen=True)
 class Analysed:
     """A run's comparisons of two samples, analysed: each benchmark's protocol, effect size
@@ -624,6 +622,8 @@ class Analysed:
     input_files: tuple[InputFile, ...]  # every file read, with its checksum
 
 
+@cycle_collection_paused()  # 10% of a large run's time, for nothing (see nocycles)
+@special_values_expected
 def analyse_benchmarks(
     specs: Sequence[BenchmarkSpec],
     settings: Settings,

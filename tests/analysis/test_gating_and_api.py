@@ -102,7 +102,7 @@ def test_a_ci_gate_fails_on_what_it_did_not_compare(tmp_path, capsys):
     assert main(["compare", before, after, "--fail-on-slowdown", "--max-unpaired", "99%",
                  "-o", str(out), "--format", "json", "--quiet"]) == 0
     results = speeduptest.compare_files(before, after, speeduptest.Settings(bootstrap=200))
-    assert len(results.benchmarks) == 2
+    assert len(results.pair.benchmarks) == 2
     first, second = results.unpaired
     assert len(first.names) == 100 and first.suggestions() == [("go", "GO")]
     assert second.names == ("GO",) and second.suggestions() == [("GO", "go")]

@@ -85,9 +85,9 @@ def test_a_users_step_runs_after_the_standard_ones(tmp_path: Path) -> None:
     as its error, with its config line, while the others are analysed."""
     experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
     plain = analyse(experiment, SETTINGS)
-    refused = plain.benchmarks[1].name
+    refused = plain.pair.benchmarks[1].name
     doubled = analyse(with_transform(experiment, _Doubled(f"/{refused}.")), SETTINGS)
-    for before, after in zip(plain.benchmarks, doubled.benchmarks, strict=True):
+    for before, after in zip(plain.pair.benchmarks, doubled.pair.benchmarks, strict=True):
         if before.name == refused:
             assert after.status == "error"
             assert after.errors[0].message == "refused by the user's transform"
@@ -105,7 +105,7 @@ def test_the_unit_column_is_a_transform(tmp_path: Path) -> None:
     (tmp_path / "config.csv").write_text(
         "benchmark,initial,optimized,unit\nb,ms.txt,ms.txt,ms\n")
     results = analyse(read_experiment(tmp_path / "config.csv"), SETTINGS)
-    (benchmark,) = results.benchmarks
+    (benchmark,) = results.pair.benchmarks
     assert benchmark.unit == "s"
     assert np.isclose(benchmark.analysis.initial.mean, values.mean())
 
@@ -127,10 +127,10 @@ def test_the_warmups_are_left_out_by_the_transform_of_the_settings() -> None:
     experiment = read_experiment(TRUFFLE / "config.csv")
     kept = analyse(experiment, dataclasses.replace(SETTINGS, warmup="none"))
     cut = analyse(experiment, SETTINGS)
-    dropped = [b.validity[0].dropped + b.validity[1].dropped for b in cut.benchmarks
+    dropped = [b.validity[0].dropped + b.validity[1].dropped for b in cut.pair.benchmarks
                if b.validity is not None]
     assert sum(dropped) > 0
-    assert all(side.dropped == 0 for b in kept.benchmarks if b.validity is not None
+    assert all(side.dropped == 0 for b in kept.pair.benchmarks if b.validity is not None
                for side in b.validity)
 
 
@@ -151,7 +151,7 @@ def test_the_guides_example_step(tmp_path: Path) -> None:
     trimmed = analyse(with_transform(experiment, without_first),
                       dataclasses.replace(SETTINGS, warmup="none", dependence="ignore"))
     assert all(b.analysis.initial.n == b.analysis.optimized.n == 30
-               for b in trimmed.benchmarks)
+               for b in trimmed.pair.benchmarks)
     # (Batch means of dependent values are a level of their own: no longer plain.)
     batched = analyse(with_transform(experiment, without_first),
                       dataclasses.replace(SETTINGS, warmup="none"))
@@ -173,7 +173,7 @@ def test_a_step_that_leaves_too_few_values_is_the_benchmarks_error() -> None:
     experiment = read_experiment(FLAGS / "O2-vs-O0.csv")
     results = analyse(with_transform(experiment, two_left),
                       dataclasses.replace(SETTINGS, warmup="none", dependence="ignore"))
-    assert all(b.status == "error" for b in results.benchmarks)
-    assert results.benchmarks[0].errors[0].message == (
+    assert all(b.status == "error" for b in results.pair.benchmarks)
+    assert results.pair.benchmarks[0].errors[0].message == (
         "initial sample: 2 values left after the step two_left; at least 3 independent "
         "observations are needed")

@@ -324,7 +324,7 @@ def test_the_config_is_read_once_by_the_api(tmp_path: Path) -> None:
     finally:
         os.chdir(cwd)
         os.close(read)
-    assert [b.status for b in analysed.benchmarks] == ["ok", "ok"]
+    assert [b.status for b in analysed.pair.benchmarks] == ["ok", "ok"]
     assert analysed.input_files[0].sha256 == hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -51,8 +51,9 @@ def suite(project, *rows: tuple[str, float, float], broken: bool = False, n: int
 def renamed(results: speeduptest.Results, names: list[str]) -> speeduptest.Results:
     """The same results with other benchmark names (names a config file cannot hold)."""
     benchmarks = tuple(dataclasses.replace(b, name=name)
-                       for b, name in zip(results.benchmarks, names, strict=True))
-    return dataclasses.replace(results, benchmarks=benchmarks)
+                       for b, name in zip(results.pair.benchmarks, names, strict=True))
+    return dataclasses.replace(results, comparisons=(dataclasses.replace(
+        results.pair, benchmarks=benchmarks),))
 
 
 @pytest.fixture
@@ -281,7 +282,7 @@ def test_latex_longtable_with_geometric_mean_and_digits_that_differ(mixed):
                     r"\endlastfoot", r"\caption{", r"\end{longtable}"):
         assert command in text, command
     assert text.index(r"\endfirsthead") < text.index(r"\endhead") < text.index("quick &")
-    geometric = mixed.overall.geometric_mean
+    geometric = mixed.pair.overall.geometric_mean
     assert re.search(r"\{Geometric mean\} & \S+ & \[[0-9.]+, [0-9.]+\] &", text)
     assert f"{geometric.value:#.4g}" in text
     assert text.index("Geometric mean") < text.index("Overall (weighted)")

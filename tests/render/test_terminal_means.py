@@ -74,7 +74,7 @@ def test_plain_samples_show_numbers_without_a_unit(tmp_path):
         (tmp_path / name).write_text("\n".join(repr(float(v)) for v in values))
     (tmp_path / "c.csv").write_text("benchmark,initial,optimized\nwork,a.txt,b.txt\n")
     results = speeduptest.analyse_config(tmp_path / "c.csv", SETTINGS)
-    (benchmark,) = results.benchmarks
+    (benchmark,) = results.pair.benchmarks
     line = _line(render_terminal(results), "work")
     initial, optimized = benchmark.analysis.initial.mean, benchmark.analysis.optimized.mean
     assert f"  {initial:.4g} → {optimized:.4g}  " in line
@@ -89,7 +89,7 @@ def test_several_versions_show_means_in_the_matrix_while_it_fits():
     matrix = text.split("a = fastest):\n")[1].split("\n\n")[0].splitlines()
     assert all(len(line) <= MATRIX_WIDTH for line in matrix)
     collatz = next(line for line in matrix if line.startswith("  collatz "))
-    benchmark = next(b for b in results.benchmarks if b.name == "collatz")
+    benchmark = next(b for b in results.across if b.name == "collatz")
     for summary in benchmark.summaries:
         assert f"{summary.mean:.4g} " in collatz  # plain samples: no unit
     assert re.search(r"  \d\.\d+ baseline [a-z]+  ", collatz)

@@ -81,7 +81,7 @@ def _analyse(benchmarks, alpha: float = 0.05, **options):
 
 
 def _aggregates(results):
-    return results.overall.geometric_mean, results.overall.mean.interval
+    return results.pair.overall.geometric_mean, results.pair.overall.mean.interval
 
 
 def _intervals(results):
@@ -137,7 +137,7 @@ PROPERTIES = settings(max_examples=15, deadline=None,
 @given(suite=suites)
 def test_each_interval_contains_its_estimate(suite):
     results = _analyse(suite)
-    assert (results.overall.geometric_mean.population is None) == (len(suite) == 1)
+    assert (results.pair.overall.geometric_mean.population is None) == (len(suite) == 1)
     for value, low, high in _intervals(results):
         assert low <= value * (1 + 1e-12)
         assert value <= high * (1 + 1e-12)
@@ -186,17 +186,17 @@ def test_the_bootstrap_aggregate_on_request_agrees_with_the_delta_method():
         # 30 values per side: the two intervals nearly coincide (the delta one uses t).
         assert b.low == pytest.approx(a.low, rel=2e-3) and b.high == pytest.approx(a.high,
                                                                                   rel=2e-3)
-    assert any(n.code == "aggregate-bootstrap-undercovers" for n in results.notices) is False
+    assert any(n.code == "aggregate-bootstrap-undercovers" for n in results.all_notices) is False
 
 
 def test_the_undercoverage_warning_is_the_bootstrap_aggregates_alone():
     suite = [([1.0, 1.1, 0.9], [0.8, 0.85, 0.9], 1.0), ([2.0, 2.1, 2.2], [2.0, 1.9, 2.1], 1.0)]
     delta = _analyse(suite)
-    assert not any(n.code == "aggregate-bootstrap-undercovers" for n in delta.notices)
+    assert not any(n.code == "aggregate-bootstrap-undercovers" for n in delta.all_notices)
     with tempfile.TemporaryDirectory() as folder:
         boot = analyse_config(_config(Path(folder), suite),
                                        BootstrapSettings(bootstrap=300), workers=1)
-    assert any(n.code == "aggregate-bootstrap-undercovers" for n in boot.notices)
+    assert any(n.code == "aggregate-bootstrap-undercovers" for n in boot.all_notices)
 
 
 # ---------------------------------------------------------------- resampling plan
@@ -268,7 +268,7 @@ def test_a_call_whose_interval_has_no_upper_end_rests_on_fieller_not_the_bootstr
     suite = [([10.0, 10.1, 10.2], [1.0, 2.9, 5.5], 1.0),
              ([1.0, 1.01, 1.02], [0.5, 0.51, 0.49], 1.0),
              ([2.0, 2.1, 1.9], [1.0, 1.1, 0.9], 1.0)]
-    change = _analyse(suite).benchmarks[0].change
+    change = _analyse(suite).pair.benchmarks[0].change
     assert change.confidence == pytest.approx(0.95)
     assert (change.method, change.call, change.high) == ("fieller", "faster", None)
     assert 1.01 < change.low < 3.3
@@ -326,7 +326,8 @@ def test_adding_benchmarks_changes_no_other_benchmarks_bootstrap_interval(tmp_pa
     more = suite + [(list(rng.lognormal(0, 0.2, 8)), list(rng.lognormal(0, 0.2, 8)), 2.0)
                     for _ in range(30)]
     before, after = _analyse(suite), _analyse(more)
-    for one, other in zip(before.benchmarks, after.benchmarks[:3], strict=True):
+    for one, other in zip(before.pair.benchmarks, after.pair.benchmarks[:3], strict=True):
         assert one.effect.bootstrap == other.effect.bootstrap
     # Only the call's interval follows the number of benchmarks (its level).
-    assert before.benchmarks[2].change.high is None and after.benchmarks[2].change.high is None
+    assert before.pair.benchmarks[2].change.high is None
+    assert after.pair.benchmarks[2].change.high is None

@@ -62,7 +62,7 @@ def _by_name(results: Results) -> dict:
             None if standing.versus_best is None else (
                 standing.versus_best.value, standing.versus_best.low,
                 standing.versus_best.high))
-    for benchmark in results.benchmarks:
+    for benchmark in results.across:
         choice = benchmark.choice
         summary[("letters", benchmark.name)] = benchmark.letters
         summary[("omnibus", benchmark.name)] = (choice.route, choice.omnibus.p_value)
