@@ -894,7 +894,7 @@ class ReportRenderer:
 
 
 # ------------------------------------------------------------------ several versions
-# The reports of three or more versions: templates/versions_*.html lay out Results.
+# The reports of three or more versions: templates/versions/*.html lay out Results.
 
 VERSIONS_TITLES = {"global": "Versions: global report",
                    "benchmarks": "Versions: per-benchmark report",
@@ -1050,7 +1050,7 @@ class VersionsRenderer:
         }
 
     def render(self, name: str, **overrides: object) -> str:
-        template = self.env.get_template(f"versions_{name}.html")
+        template = self.env.get_template(f"versions/{name}.html")
         return template.render({**self.context, "report": name, "title": VERSIONS_TITLES[name],
                                 **overrides})
 

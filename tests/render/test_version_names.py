@@ -196,7 +196,8 @@ def test_long_names_never_run_off_a_page(run, request):
 def test_long_names_wrap_in_the_tables():
     """Names break anywhere in the ranking's and the tables' cells rather than widen them
     (the PDF's tables have fixed columns; the browser's scroll sideways on a phone)."""
-    css = (Path(__file__).resolve().parents[2] / "templates" / "versions.css").read_text()
+    css = (Path(__file__).resolve().parents[2] / "templates" / "versions"
+           / "versions.css").read_text()
     rule = re.search(r"([^{}]*)\{ overflow-wrap: anywhere; \}", css).group(1)
     for selector in ('table.ranking th[scope="row"]', "table.matrix thead th",
                      'table.versions-describe th[scope="row"]', 'table.posthoc th[scope="row"]',
