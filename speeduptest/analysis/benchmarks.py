@@ -80,7 +80,7 @@ from speeduptest.stats.protocol import (
     max_confidence_rows,
     mean_outcome,
     median_outcome,
-    run_tests_both_ways,
+    run_tests_and_slowdowns,
     summarise_rows,
     tie_free_rows,
 )
@@ -244,7 +244,9 @@ class _BatchedParts:
     """What is computed together for the pairs whose top-level samples have equal sizes."""
 
     tests: ProtocolTests  # initial vs optimized
-    reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
+    # The protocol optimized vs initial (is the optimized version slower?): what it found,
+    # read from the batch's arrays (protocol.run_tests_and_slowdowns); or its tests.
+    reverse: SlowdownCheck | ProtocolTests
     summaries: tuple[SampleSummary, SampleSummary]
     tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
     # The highest confidences of the mean and median verdicts (None: computed per pair).
@@ -323,9 +325,10 @@ def _batched_parts(pairs: list[ReadPair], large_sample: int,
     parts: list[_BatchedParts | None] = [None] * len(pairs)
     for group in _size_groups(pairs) if groups is None else groups:
         positions, x, y = group.positions, group.initial, group.optimized
-        tests, reverse = run_tests_both_ways(x, y)
         small = is_small(x.shape[1], y.shape[1], large_sample)
-        for position, *found in zip(positions, tests, reverse, summarise_rows(x),
+        tests, slowdowns = run_tests_and_slowdowns(x, y, small,
+                                                   [pairs[p].alpha for p in positions])
+        for position, *found in zip(positions, tests, slowdowns, summarise_rows(x),
                                     summarise_rows(y), tie_free_rows(x, y).tolist(),
                                     max_confidence_rows(tests, [small] * len(tests)),
                                     strict=True):
@@ -381,9 +384,10 @@ def _analyse_pairs(
                                     tie_free=parts.tie_free,
                                     max_confidences=parts.max_confidences)
             # The same protocol with the roles swapped: is the optimized version slower?
-            reverse = SlowdownCheck(*(
-                outcome(parts.reverse_tests, analysis.small, pair.alpha)
-                for outcome in (mean_outcome, median_outcome)))
+            reverse = parts.reverse
+            if not isinstance(reverse, SlowdownCheck):
+                reverse = SlowdownCheck(*(outcome(reverse, analysis.small, pair.alpha)
+                                          for outcome in (mean_outcome, median_outcome)))
             protocols.append((analysis, reverse))
         intervals = pending()
     for position, pair in enumerate(pairs):
