@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -337,15 +337,42 @@ def _batched_parts(pairs: list[ReadPair], large_sample: int,
     return parts  # type: ignore[return-value]
 
 
-@special_values_expected
+#: What the analysis of a batch gives: each benchmark's, the bootstrap aggregate's part,
+#: the batch's mean ratios.
+_Output = tuple[list["_Analysed"], BootstrapAggregate | None, MeanRatio]
+
+
+@special_values_expected  # (a generator runs in its caller's numpy error state)
 def _analyse_pairs(
     settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
     helper: BootstrapChild | None = None,
-) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
-    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (in this
-    process, or in a worker); with the batch's mean ratios together (what each effect size's
-    ``ratio`` holds). ``helper``: the child that computes the shared-count bootstrap
-    intervals (None: a thread does).
+) -> _Output:
+    """:func:`_analysis_steps` of a batch of benchmarks, taken to their end (in this
+    process, or in a worker)."""
+    steps = _analysis_steps(settings, bootstrap_forced, pairs, helper)
+    next(steps)
+    return _finished(steps)
+
+
+def _finished(steps: Iterator[None]) -> _Output:
+    """What the rest of a batch's :func:`_analysis_steps` gives."""
+    try:
+        next(steps)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the steps of a batch go on after its bootstrap")
+
+
+def _analysis_steps(
+    settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
+    helper: BootstrapChild | None = None,
+) -> Generator[None, None, _Output]:
+    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks; with the
+    batch's mean ratios together (what each effect size's ``ratio`` holds). ``helper``: the
+    child that computes the shared-count bootstrap intervals (None: a thread does). The
+    steps pause once, when all is done but what needs the bootstrap intervals (the effect
+    sizes): a caller with other work may do it then, while the child computes them. (Run
+    them under ``special_values_expected``.)
 
     A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
     own samples and the seed: not on the other benchmarks, nor on how they are shared among
@@ -390,6 +417,7 @@ def _analyse_pairs(
                 reverse = SlowdownCheck(*(outcome(reverse, analysis.small, pair.alpha)
                                           for outcome in (mean_outcome, median_outcome)))
             protocols.append((analysis, reverse))
+        yield  # (what the effect sizes need of the bootstrap is still being computed)
         intervals = pending()
     for position, pair in enumerate(pairs):
         if aggregate is None and not shared[position]:
@@ -600,6 +628,15 @@ class _Collected:
                        for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
 
 
+def _finish(deferred: tuple[list[ReadPair], Iterator[None]] | None, collected: _Collected
+            ) -> None:
+    """The rest of a deferred batch's analysis (its effect sizes), added to ``collected``;
+    None: what is deferred now."""
+    if deferred is not None:
+        batch, steps = deferred
+        collected.add(batch, _finished(steps))
+
+
 def _draws_on_own_stream(pair: ReadPair, settings: Settings, bootstrap_forced: bool) -> int:
     """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
     0 for flat samples resampled by the shared count matrices, and where none are drawn; for
@@ -682,6 +719,10 @@ def _analyse_benchmarks(
     plan = _Plan.of(settings, expected, bootstrap_forced)
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[ReadPair] = []  # read, not yet analysed
+    # A streamed batch whose effect sizes wait for its bootstrap, computed by the child
+    # while the next batch is read and checked (10,000 pairs: the parent waited ~0.1 s for
+    # the child's answers, ~10 ms a batch, when it took them at once).
+    deferred: tuple[list[ReadPair], Iterator[None]] | None = None
     aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
     with contextlib.closing(_read_benchmarks(specs, source.label, files)) as read:
         for result, pair in read:
@@ -698,10 +739,15 @@ def _analyse_benchmarks(
                 aside += heavy + rare
                 if light:  # (weights enter only the bootstrap aggregate, never streamed)
                     batch = [plan.ready(pair, 1.0) for pair in light]
-                    collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
-                                                        batch, helper=helper))
+                    deferred = _finish(deferred, collected)
+                    steps = _analysis_steps(plan.settings, bootstrap_forced, batch, helper)
+                    next(steps)
+                    deferred = (batch, steps)
+                    if helper is None:  # (a thread computes the bootstrap: not left running)
+                        deferred = _finish(deferred, collected)
     checked = _transformed(waiting, benchmarks, source.label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, source.label)
+    _finish(deferred, collected)
     pairs += usable
     aside += usable
     final = _Plan.of(settings, len(pairs), bootstrap_forced)

@@ -19,7 +19,7 @@ def test_the_bits_of_the_whole_call(seed):
     rng = np.random.default_rng(seed)
     size = int(rng.integers(1, 50))
     few = rng.choice(_ODD + rng.random(3).tolist(), size)
-    one = np.full(size, rng.choice(_ODD + [0.025, 0.005]))
+    one = np.full(size, rng.choice([*_ODD, 0.025, 0.005]))
     many = rng.random(size)
     for first, second in ((few, one), (one, few), (few, many), (one, one), (few, 0.025),
                           (30.0, few), (few[:1], one[:1]), (30.0, 0.025)):
