@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -77,7 +77,7 @@ from speeduptest.stats.protocol import (
     max_confidence_rows,
     mean_outcome,
     median_outcome,
-    run_tests_both_ways,
+    run_tests_and_slowdowns,
     summarise_rows,
     tie_free_rows,
 )
@@ -241,7 +241,9 @@ class _BatchedParts:
     """What is computed together for the pairs whose top-level samples have equal sizes."""
 
     tests: ProtocolTests  # initial vs optimized
-    reverse_tests: ProtocolTests  # optimized vs initial: is the optimized version slower?
+    # The protocol optimized vs initial (is the optimized version slower?): what it found,
+    # read from the batch's arrays (protocol.run_tests_and_slowdowns); or its tests.
+    reverse: SlowdownCheck | ProtocolTests
     summaries: tuple[SampleSummary, SampleSummary]
     tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
     # The highest confidences of the mean and median verdicts (None: computed per pair).
@@ -320,9 +322,10 @@ def _batched_parts(pairs: list[ReadPair], large_sample: int,
     parts: list[_BatchedParts | None] = [None] * len(pairs)
     for group in _size_groups(pairs) if groups is None else groups:
         positions, x, y = group.positions, group.initial, group.optimized
-        tests, reverse = run_tests_both_ways(x, y)
         small = is_small(x.shape[1], y.shape[1], large_sample)
-        for position, *found in zip(positions, tests, reverse, summarise_rows(x),
+        tests, slowdowns = run_tests_and_slowdowns(x, y, small,
+                                                   [pairs[p].alpha for p in positions])
+        for position, *found in zip(positions, tests, slowdowns, summarise_rows(x),
                                     summarise_rows(y), tie_free_rows(x, y).tolist(),
                                     max_confidence_rows(tests, [small] * len(tests)),
                                     strict=True):
@@ -331,15 +334,42 @@ def _batched_parts(pairs: list[ReadPair], large_sample: int,
     return parts  # type: ignore[return-value]
 
 
-@special_values_expected
+#: What the analysis of a batch gives: each benchmark's, the bootstrap aggregate's part,
+#: the batch's mean ratios.
+_Output = tuple[list["_Analysed"], BootstrapAggregate | None, MeanRatio]
+
+
+@special_values_expected  # (a generator runs in its caller's numpy error state)
 def _analyse_pairs(
     settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
     helper: BootstrapChild | None = None,
-) -> tuple[list[_Analysed], BootstrapAggregate | None, MeanRatio]:
-    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks (in this
-    process, or in a worker); with the batch's mean ratios together (what each effect size's
-    ``ratio`` holds). ``helper``: the child that computes the shared-count bootstrap
-    intervals (None: a thread does).
+) -> _Output:
+    """:func:`_analysis_steps` of a batch of benchmarks, taken to their end (in this
+    process, or in a worker)."""
+    steps = _analysis_steps(settings, bootstrap_forced, pairs, helper)
+    next(steps)
+    return _finished(steps)
+
+
+def _finished(steps: Iterator[None]) -> _Output:
+    """What the rest of a batch's :func:`_analysis_steps` gives."""
+    try:
+        next(steps)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the steps of a batch go on after its bootstrap")
+
+
+def _analysis_steps(
+    settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
+    helper: BootstrapChild | None = None,
+) -> Generator[None, None, _Output]:
+    """Protocol (both ways), effect size and bootstrap of a batch of benchmarks; with the
+    batch's mean ratios together (what each effect size's ``ratio`` holds). ``helper``: the
+    child that computes the shared-count bootstrap intervals (None: a thread does). The
+    steps pause once, when all is done but what needs the bootstrap intervals (the effect
+    sizes): a caller with other work may do it then, while the child computes them. (Run
+    them under ``special_values_expected``.)
 
     A benchmark's bootstrap interval (``--bootstrap`` resamples) depends on nothing but its
     own samples and the seed: not on the other benchmarks, nor on how they are shared among
@@ -362,11 +392,12 @@ def _analyse_pairs(
     # The shared-count bootstrap is array work that needs nothing else of the analysis: the
     # child computes it (or a thread) while this one runs the tests and decisions.
     groups = _size_groups(pairs)
-    with _shared_intervals_beside(helper, settings, pairs, shared, groups) as pending:
+    levels = _confidence_levels(pairs)
+    with _shared_intervals_beside(helper, settings, levels, shared, groups) as pending:
         batched = _batched_parts(pairs, settings.large_sample, groups)
         inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs],
                                           _resolutions(pairs))
-        confidences = np.array([complement(pair.alpha) for pair in pairs])
+        confidences = np.array(levels)
         fieller = fieller_intervals(ratios, confidences)
         delta = delta_intervals(ratios, confidences)
         protocols = []
@@ -378,20 +409,22 @@ def _analyse_pairs(
                                     tie_free=parts.tie_free,
                                     max_confidences=parts.max_confidences)
             # The same protocol with the roles swapped: is the optimized version slower?
-            reverse = SlowdownCheck(*(
-                outcome(parts.reverse_tests, analysis.small, pair.alpha)
-                for outcome in (mean_outcome, median_outcome)))
+            reverse = parts.reverse
+            if not isinstance(reverse, SlowdownCheck):
+                reverse = SlowdownCheck(*(outcome(reverse, analysis.small, pair.alpha)
+                                          for outcome in (mean_outcome, median_outcome)))
             protocols.append((analysis, reverse))
+        yield  # (what the effect sizes need of the bootstrap is still being computed)
         intervals = pending()
     for position, pair in enumerate(pairs):
         if aggregate is None and not shared[position]:
             tables = draw_table(pair.initial), draw_table(pair.optimized)
             if tables[0] is not None and tables[1] is not None:
                 intervals[position] = table_bootstrap_interval(
-                    *tables, complement(pair.alpha), settings.bootstrap, settings.seed)
+                    *tables, levels[position], settings.bootstrap, settings.seed)
     analysed = []
     for position, (pair, (analysis, reverse)) in enumerate(zip(pairs, protocols, strict=True)):
-        confidence = complement(pair.alpha)
+        confidence = levels[position]
         # Too large to resample, unless forced.
         skipped = (aggregate is None and not bootstrap_forced and position not in intervals
                    and not within_draws_budget(pair.initial, pair.optimized, settings.bootstrap))
@@ -417,6 +450,14 @@ def _analyse_pairs(
     return analysed, aggregate, ratios
 
 
+def _confidence_levels(pairs: list[ReadPair]) -> list[float]:
+    """Each pair's confidence level, 1 − α, computed once per distinct α (``complement``
+    formats and parses a float: 0.3 µs, three times per benchmark)."""
+    found: dict[float, float] = {}
+    return [found[alpha] if alpha in found else found.setdefault(alpha, complement(alpha))
+            for alpha in (pair.alpha for pair in pairs)]
+
+
 def _resolutions(pairs: list[ReadPair]) -> np.ndarray | None:
     """The timer resolutions that bound the pairs' means, (initial, optimized) per pair (0:
     none), for effect_inputs_of; None when no pair has one (nearly every run)."""
@@ -432,12 +473,13 @@ def _resolutions(pairs: list[ReadPair]) -> np.ndarray | None:
 
 @contextlib.contextmanager
 def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
-                             pairs: list[ReadPair], shared: list[bool], sizes: list[_SizeGroup]
+                             levels: list[float], shared: list[bool], sizes: list[_SizeGroup]
                              ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
     """For the block, the bootstrap intervals of the benchmarks resampled with the shared
     count matrices computed beside it, by ``helper`` (or a thread); the block gets the
     function that waits for them (by position in the batch). Computed together for the
-    benchmarks of the same sizes (``sizes``: the batch's :func:`_size_groups`)."""
+    benchmarks of the same sizes (``sizes``: the batch's :func:`_size_groups`; ``levels``:
+    the batch's confidence levels)."""
     grouped: list[list[int]] = []
     groups = []
     for size in sizes:
@@ -447,7 +489,7 @@ def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
         positions = [size.positions[row] for row in rows]
         every = len(rows) == len(size.positions)  # (as a rule: the stacks as they are)
         grouped.append(positions)
-        groups.append((np.array([complement(pairs[p].alpha) for p in positions]),
+        groups.append((np.array([levels[p] for p in positions]),
                        size.initial if every else size.initial[rows],
                        size.optimized if every else size.optimized[rows]))
 
@@ -583,6 +625,15 @@ class _Collected:
                        for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
 
 
+def _finish(deferred: tuple[list[ReadPair], Iterator[None]] | None, collected: _Collected
+            ) -> None:
+    """The rest of a deferred batch's analysis (its effect sizes), added to ``collected``;
+    None: what is deferred now."""
+    if deferred is not None:
+        batch, steps = deferred
+        collected.add(batch, _finished(steps))
+
+
 def _draws_on_own_stream(pair: ReadPair, settings: Settings, bootstrap_forced: bool) -> int:
     """Measurements one side of ``pair`` draws for its bootstrap (see :func:`_analyse_pairs`):
     0 for flat samples resampled by the shared count matrices, and where none are drawn; for
@@ -676,6 +727,10 @@ def _analyse_benchmarks(
     plan = _Plan.of(settings, expected, bootstrap_forced)
     collected = _Collected(progress, benchmarks, expected)
     waiting: list[ReadPair] = []  # read, not yet analysed
+    # A streamed batch whose effect sizes wait for its bootstrap, computed by the child
+    # while the next batch is read and checked (10,000 pairs: the parent waited ~0.1 s for
+    # the child's answers, ~10 ms a batch, when it took them at once).
+    deferred: tuple[list[ReadPair], Iterator[None]] | None = None
     aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
     with contextlib.closing(_read_benchmarks(specs, label, files)) as read:
         for result, pair in read:
@@ -692,10 +747,15 @@ def _analyse_benchmarks(
                 aside += heavy + rare
                 if light:  # (weights enter only the bootstrap aggregate, never streamed)
                     batch = [plan.ready(pair, 1.0) for pair in light]
-                    collected.add(batch, _analyse_pairs(plan.settings, bootstrap_forced,
-                                                        batch, helper=helper))
+                    deferred = _finish(deferred, collected)
+                    steps = _analysis_steps(plan.settings, bootstrap_forced, batch, helper)
+                    next(steps)
+                    deferred = (batch, steps)
+                    if helper is None:  # (a thread computes the bootstrap: not left running)
+                        deferred = _finish(deferred, collected)
     checked = _transformed(waiting, benchmarks, label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, label)
+    _finish(deferred, collected)
     pairs += usable
     aside += usable
     final = _Plan.of(settings, len(pairs), bootstrap_forced)
@@ -731,9 +791,11 @@ def _analyse_benchmarks(
     ratio = _in_position_order(collected.ratios)  # (in the config's order)
     changes, calls = _decide_calls(done, ratio, settings)
     for position, result in done.items():
-        benchmarks[position] = benchmarks[position].analysed(
-            result.analysis, result.effect, result.slowdown, changes[position],
-            designs[position])
+        # (still being built, and held here alone: set in place, 1 µs less than a copy)
+        benchmark = benchmarks[position]
+        benchmark.analysis, benchmark.effect, benchmark.slowdown = (
+            result.analysis, result.effect, result.slowdown)
+        benchmark.change, benchmark.design = changes[position], designs[position]
     mixed_units = [b for b in benchmarks if b.status == "ok" and b.unit is None
                    and power_of_thousand(b.analysis.speedup.mean)]
     for benchmark in mixed_units:

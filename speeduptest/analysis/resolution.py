@@ -24,7 +24,12 @@ import numpy as np
 from speeduptest.inputs.config import UNITS
 from speeduptest.notices import Notice
 from speeduptest.stats.hierarchy import Hierarchy
-from speeduptest.stats.resolution import SideResolution, common_spacing, is_quantised
+from speeduptest.stats.resolution import (
+    FEW_DISTINCT,
+    SideResolution,
+    common_spacing,
+    is_quantised,
+)
 
 if TYPE_CHECKING:
     from speeduptest.analysis.transforms import ReadPair
@@ -46,11 +51,38 @@ class TimerResolution:
     unit: str | None = None
 
     def __call__(self, pairs: Sequence[ReadPair]) -> list[ReadPair]:
-        for pair in pairs:
+        for pair, maybe in zip(pairs, _maybe_limited(pairs), strict=True):
+            if not maybe:  # (what timer_resolution finds for it: nothing)
+                pair.resolution = (None, None)
+                continue
             notices, pair.resolution = timer_resolution(pair, self.resolution, self.unit)
             if notices:
                 pair.notices += notices
         return list(pairs)
+
+
+def _maybe_limited(pairs: Sequence[ReadPair]) -> list[bool]:
+    """Per pair, whether a side may be limited by its timer (:func:`_limited`): False only
+    where both sides are known not to be. The one-level samples of float64 values, nearly
+    all of them, are screened as the rows of one matrix per length: a sort and a count of
+    the changes per row, the same comparisons as :func:`_limited` (10,000 pairs: 0.06 s one
+    side at a time, a few ms so)."""
+    limited = [False] * (2 * len(pairs))  # per side: initial, optimized of each pair
+    by_length: dict[int, list[int]] = {}
+    sides = [side.root for pair in pairs for side in (pair.initial, pair.optimized)]
+    for position, side in enumerate(sides):
+        if type(side) is np.ndarray and side.dtype == np.float64 and side.ndim == 1:
+            if side.size >= 2:  # (a side of fewer values is not limited: _limited)
+                by_length.setdefault(side.size, []).append(position)
+        else:
+            limited[position] = True  # (not screened: timer_resolution looks)
+    for positions in by_length.values():
+        ordered = np.sort(np.stack([sides[position] for position in positions]), axis=1)
+        distinct = 1 + np.count_nonzero(ordered[:, 1:] != ordered[:, :-1], axis=1)
+        for position in np.flatnonzero(distinct <= FEW_DISTINCT).tolist():
+            limited[positions[position]] = True
+    return [initial or optimized for initial, optimized in zip(limited[::2], limited[1::2],
+                                                                 strict=True)]
 
 
 def timer_resolution(pair: ReadPair, given: float | None = None, given_unit: str | None = None

@@ -72,6 +72,7 @@ _CONTENT, _DIGEST, _STATUS = 0, 1, 2
 #: not a regular file found, see _found), the device and inode.
 _FOUND = struct.Struct("<qQQ")
 _unpack_found = _FOUND.unpack_from
+_new_tuple = tuple.__new__
 #: How a path becomes the bytes that name its frame (what os.fsencode does).
 _FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 #: What a stat found of a name that cannot be a path (a NUL in it: ValueError).
@@ -90,12 +91,6 @@ class Digested(NamedTuple):
     """What ``digest`` made of a file's content in the child (instead of the content)."""
 
     payload: bytes
-
-
-class _Status(NamedTuple):
-    """What the child's stat of a file found."""
-
-    found: Found
 
 
 #: In the child: a compact form of a file's content that the caller can use instead of the
@@ -221,9 +216,12 @@ class _Arrivals:
         self._poll.register(descriptor, select.POLLIN)
         self._buffer = bytearray()
         self._start = 0  # where the next frame starts in the buffer
+        # The frames parsed, not taken yet: (path, whether it is a status, what it holds).
+        self._frames: collections.deque[tuple[bytes, bool, bytes | Digested | Found | None]] = (
+            collections.deque())
         self._ahead: dict[bytes, bytes | Digested | None] = {}  # arrived, not asked for yet
         self._passed: set[bytes] = set()  # read by the caller before their frame arrived
-        self._statuses: dict[bytes, _Status] = {}  # arrived, not asked for yet
+        self._statuses: dict[bytes, Found] = {}  # arrived, not asked for yet
         self._statuses_passed: set[bytes] = set()  # stat by the caller before they arrived
         self._statuses_ended = False  # the contents have begun
         self._ended = False
@@ -234,11 +232,10 @@ class _Arrivals:
         return self._take(os.fspath(path).encode(_FS_ENCODING, _FS_ERRORS), statuses=False)
 
     def status(self, path: str) -> Found | None:
-        found = self._take(path.encode(_FS_ENCODING, _FS_ERRORS), statuses=True)
-        return None if found is None else found.found
+        return self._take(path.encode(_FS_ENCODING, _FS_ERRORS), statuses=True)  # type: ignore[return-value]
 
-    def _take(self, name: bytes, statuses: bool) -> bytes | Digested | _Status | None:
-        """The frame of the file ``name`` of the kind asked for (its status, or its
+    def _take(self, name: bytes, statuses: bool) -> bytes | Digested | Found | None:
+        """The frame of the file ``name`` of the kind asked for (what its stat found, or its
         content), looked for among the next _LOOKAHEAD that arrive (those of files read
         here before they arrived do not count: a child catching up); None for "do it
         yourself". Statuses come before all contents: a content asked for passes over the
@@ -248,12 +245,12 @@ class _Arrivals:
         if name in ahead:
             return ahead.pop(name)
         looked = 0
+        frames = self._frames
         while looked < _LOOKAHEAD and not (statuses and self._statuses_ended):
-            frame = self._next()
-            if frame is None:
+            if not frames and (self._ended or not self._received()):
                 break
-            frame_name, value = frame
-            if (type(value) is _Status) != statuses:
+            frame_name, is_status, value = frames.popleft()
+            if is_status != statuses:
                 if statuses:  # the first content
                     self._statuses_ended = True
                     self._ahead[frame_name] = value
@@ -270,51 +267,52 @@ class _Arrivals:
             passed.add(name)
         return None
 
-    def _next(self) -> tuple[bytes, bytes | Digested | _Status | None] | None:
-        """The next frame, path and content; None when none has arrived (in time), or once
-        the child has ended (or died)."""
-        while True:
-            frame = self._parsed()
-            if frame is not None or self._ended or not self._received():
-                return frame
-
-    def _parsed(self) -> tuple[bytes, bytes | Digested | _Status | None] | None:
-        """The next whole frame in what has arrived, if any."""
-        buffer, start = self._buffer, self._start
-        if len(buffer) - start < _HEADER_SIZE:
-            return None
-        size, name_size, kind = _unpack_header(buffer, start)
-        name_end = start + _HEADER_SIZE + name_size
-        end = name_end if size == _SKIP else name_end + size
-        if len(buffer) < end:
-            return None
-        self._start = end
+    def _parse(self) -> None:
+        """Every whole frame in what has arrived, onto ``_frames``: (path, whether it is a
+        status, what it holds). All at once as they arrive, in one loop (10,000 pairs:
+        40,000 frames, 65 -> 40 ms)."""
+        buffer, start, size_of = self._buffer, self._start, len(self._buffer)
+        frames = self._frames
         # (Copied out through a view, once: a bytearray's slice is a copy of its own.)
         with memoryview(buffer) as view:
-            name = bytes(view[start + _HEADER_SIZE:name_end])
-            if size == _SKIP:
-                return name, None
-            if kind == _STATUS:
-                failure, device, inode = _unpack_found(view, name_end)
-                return name, _Status(failure if failure else (device, inode))
-            content = bytes(view[name_end:end])
-        return name, Digested(content) if kind == _DIGEST else content
+            while size_of - start >= _HEADER_SIZE:
+                size, name_size, kind = _unpack_header(buffer, start)
+                name_end = start + _HEADER_SIZE + name_size
+                end = name_end if size == _SKIP else name_end + size
+                if size_of < end:
+                    break
+                name = bytes(view[start + _HEADER_SIZE:name_end])
+                start = end
+                if size == _SKIP:
+                    frames.append((name, False, None))
+                elif kind == _STATUS:
+                    failure, device, inode = _unpack_found(buffer, name_end)
+                    frames.append((name, True, failure if failure else (device, inode)))
+                elif kind == _DIGEST:  # (Digested(…) without its Python __new__)
+                    content = bytes(view[name_end:end])
+                    frames.append((name, False, _new_tuple(Digested, (content,))))
+                else:
+                    frames.append((name, False, bytes(view[name_end:end])))
+        self._start = start
 
     def _received(self) -> bool:
         """Whether more of the frames arrived: waiting up to _PATIENCE_MS while the child keeps
         up, else only taking what is there. A child that ended ends the frames (one that
         died while writing a frame leaves it cut short: it is never read)."""
-        if not self._poll.poll(_PATIENCE_MS if self._patient else 0):
-            self._patient = False
-            return False
-        data = os.read(self._descriptor, _READ_SIZE)
-        if not data:
-            self._ended = True
-            return False
-        del self._buffer[:self._start]
-        self._start = 0
-        self._buffer += data
-        return True
+        while True:
+            if not self._poll.poll(_PATIENCE_MS if self._patient else 0):
+                self._patient = False
+                return False
+            data = os.read(self._descriptor, _READ_SIZE)
+            if not data:
+                self._ended = True
+                return False
+            del self._buffer[:self._start]
+            self._start = 0
+            self._buffer += data
+            self._parse()
+            if self._frames:
+                return True
 
 
 def _yield_cores() -> None:

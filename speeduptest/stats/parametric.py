@@ -96,6 +96,22 @@ def f_test_from_moments(x: Moments, y: Moments) -> list[FTestResult]:
     variances are zero. Both tails come straight from the F distribution (R's 1 − pf(F)
     cancels for tiny p-values).
     """
+    return _f_objects(f_test_arrays(x, y), x.size - 1, y.size - 1)
+
+
+class FArrays(NamedTuple):
+    """The F-tests of the rows as arrays: the statistic (inf where only y's variance is
+    zero), the p-value, where both variances are zero (not computed) and where the
+    statistic is finite."""
+
+    statistic: np.ndarray
+    p_value: np.ndarray
+    both_zero: np.ndarray
+    finite: np.ndarray
+
+
+def f_test_arrays(x: Moments, y: Moments) -> FArrays:
+    """:func:`f_test_from_moments` as arrays, before its result objects."""
     df_num, df_den = x.size - 1, y.size - 1
     var_x, var_y = x.variance, y.variance
     both_zero = (var_x == 0) & (var_y == 0)
@@ -104,11 +120,15 @@ def f_test_from_moments(x: Moments, y: Moments) -> list[FTestResult]:
     lower = special.fdtr(df_num, df_den, statistic)
     upper = special.fdtrc(df_num, df_den, statistic)
     p_value = python_min(1.0, 2.0 * python_min(lower, upper))
-    finite = np.isfinite(statistic)
+    return FArrays(statistic, p_value, both_zero, np.isfinite(statistic))
+
+
+def _f_objects(found: FArrays, df_num: int, df_den: int) -> list[FTestResult]:
     not_computed = FTestResult(None, None, df_num, df_den, note=_NOTE_ZERO_VARIANCE)
     return [not_computed if zero else FTestResult(s if ok else None, p, df_num, df_den)
-            for zero, ok, s, p in zip(both_zero.tolist(), finite.tolist(), statistic.tolist(),
-                                      p_value.tolist(), strict=True)]
+            for zero, ok, s, p in zip(found.both_zero.tolist(), found.finite.tolist(),
+                                      found.statistic.tolist(), found.p_value.tolist(),
+                                      strict=True)]
 
 
 def t_test(x: np.ndarray, y: np.ndarray, *, equal_var: bool,
@@ -152,10 +172,17 @@ def t_tests_both_ways(x: Moments, y: Moments, *, equal_var: bool,
     """``t_test_from_moments(x, y)`` and ``t_test_from_moments(y, x)``: the standard error
     and the degrees of freedom computed once, as each direction computes them (their sums
     and products do not depend on the order of their terms), the rest per direction."""
+    forward, reverse = t_arrays_both_ways(x, y, equal_var=equal_var, alternative=alternative)
+    return (t_objects(forward, equal_var, alternative),
+            t_objects(reverse, equal_var, alternative))
+
+
+def t_arrays_both_ways(x: Moments, y: Moments, *, equal_var: bool,
+                       alternative: Alternative = "greater") -> tuple[TArrays, TArrays]:
+    """:func:`t_tests_both_ways` as arrays, before their result objects."""
     spread = _t_spread(x, y, equal_var)
     reverse = _t_spread(y, x, equal_var) if min(x.size, y.size) < 2 else spread
-    return (_t_results(x, y, spread, equal_var, alternative),
-            _t_results(y, x, reverse, equal_var, alternative))
+    return _t_arrays(x, y, spread, alternative), _t_arrays(y, x, reverse, alternative)
 
 
 class _Spread(NamedTuple):
@@ -197,6 +224,30 @@ def _t_spread(x: Moments, y: Moments, equal_var: bool) -> _Spread:
 def _t_results(x: Moments, y: Moments, spread: _Spread, equal_var: bool,
                alternative: Alternative) -> list[TTestResult]:
     """The t-tests of the rows, mean(x) against mean(y), from their :func:`_t_spread`."""
+    return t_objects(_t_arrays(x, y, spread, alternative), equal_var, alternative)
+
+
+class TArrays(NamedTuple):
+    """The t-tests of the rows as arrays: the statistic, the degrees of freedom, the
+    p-value, where the data are essentially constant and where the statistic and degrees of
+    freedom are representable (computed: not constant, representable)."""
+
+    statistic: np.ndarray
+    df: np.ndarray
+    p_value: np.ndarray
+    constant: np.ndarray
+    representable: np.ndarray
+
+    def note(self, row: int) -> str | None:
+        """Why the test of ``row`` is not computed (None: it is)."""
+        if self.constant[row]:
+            return _NOTE_CONSTANT
+        return None if self.representable[row] else _NOTE_NOT_REPRESENTABLE
+
+
+def _t_arrays(x: Moments, y: Moments, spread: _Spread, alternative: Alternative) -> TArrays:
+    """The t-tests of the rows as arrays, mean(x) against mean(y), from their
+    :func:`_t_spread`."""
     std_error, df = spread
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         largest = python_max(np.abs(x.mean), np.abs(y.mean))
@@ -206,13 +257,19 @@ def _t_results(x: Moments, y: Moments, spread: _Spread, equal_var: bool,
         statistic = (x.mean - y.mean) / std_error
     representable = np.isfinite(statistic) & np.isfinite(df) & (df > 0)
     p_value = _t_tail(np.where(representable, df, 1.0), statistic, alternative)
+    return TArrays(statistic, df, p_value, constant, representable)
+
+
+def t_objects(found: TArrays, equal_var: bool, alternative: Alternative) -> list[TTestResult]:
+    """The result objects of :func:`_t_arrays`."""
     variant: Literal["student", "welch"] = "student" if equal_var else "welch"
     flat = TTestResult(variant, None, None, None, alternative, note=_NOTE_CONSTANT)
     odd = TTestResult(variant, None, None, None, alternative, note=_NOTE_NOT_REPRESENTABLE)
     return [flat if flat_row else TTestResult(variant, s, d, p, alternative) if ok else odd
-            for flat_row, ok, s, d, p in zip(constant.tolist(), representable.tolist(),
-                                             statistic.tolist(), df.tolist(), p_value.tolist(),
-                                             strict=True)]
+            for flat_row, ok, s, d, p in zip(found.constant.tolist(),
+                                             found.representable.tolist(),
+                                             found.statistic.tolist(), found.df.tolist(),
+                                             found.p_value.tolist(), strict=True)]
 
 
 def _t_tail(df: np.ndarray, statistic: np.ndarray, alternative: Alternative) -> np.ndarray:

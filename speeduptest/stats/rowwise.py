@@ -96,3 +96,29 @@ def argsort_rows(values: np.ndarray) -> np.ndarray:
     within a block does not matter): numpy's default sort is the fastest on short rows
     (10,000 rows of 62 values: 3 ms, against 17 ms for the stable sort)."""
     return np.argsort(values, axis=1)
+
+
+def once_per_distinct(function: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                      first: np.ndarray | float, second: np.ndarray | float) -> np.ndarray:
+    """``function(first, second)`` of an elementwise function of two arguments (a ufunc),
+    computed once per distinct value where one argument holds one value throughout and the
+    other few (the same loop on the same numbers, so the same bits): a run's t quantiles at
+    one level for a few sample sizes (``special.stdtrit``: 0.4 µs an element, 20,000 of them
+    for 10,000 pairs)."""
+    a, b = np.broadcast_arrays(np.asarray(first, dtype=float), np.asarray(second, dtype=float))
+    if a.size < 2:
+        return function(first, second)
+    if _constant(b):
+        values, inverse = np.unique(a.view(np.int64), return_inverse=True)
+        return function(values.view(np.float64), b.flat[0])[inverse.reshape(a.shape)]
+    if _constant(a):
+        values, inverse = np.unique(b.view(np.int64), return_inverse=True)
+        return function(a.flat[0], values.view(np.float64))[inverse.reshape(b.shape)]
+    return function(first, second)
+
+
+def _constant(array: np.ndarray) -> bool:
+    """Whether every element of the float array has the bits of the first (-0.0 is not
+    0.0)."""
+    bits = array.view(np.int64)
+    return bool((bits == bits.flat[0]).all())

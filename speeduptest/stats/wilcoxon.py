@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 from scipy import special
@@ -74,13 +74,21 @@ def wilcoxon_both_ways(x: np.ndarray, y: np.ndarray, *, alternative: Alternative
     """``wilcoxon_mann_whitney_rows(x, y)`` and ``wilcoxon_mann_whitney_rows(y, x)``, the
     pooled rows ranked once: twice the rank sums of both samples add up to N·(N + 1), N =
     m + n (integers, exactly), and the ties are those of the same pooled rows."""
+    forward, reverse = wilcoxon_arrays_both_ways(x, y, alternative=alternative)
+    return wilcoxon_objects(forward, alternative), wilcoxon_objects(reverse, alternative)
+
+
+def wilcoxon_arrays_both_ways(x: np.ndarray, y: np.ndarray, *,
+                              alternative: Alternative = "greater"
+                              ) -> tuple[WilcoxonArrays, WilcoxonArrays]:
+    """:func:`wilcoxon_both_ways` as arrays, before their result objects."""
     _check_alternative(alternative)
     x, y = paired_rows(x, y)
     m, n = x.shape[1], y.shape[1]
     twice_rank_sum, ties, identical = _ranked(x, y)
-    return (_results(twice_rank_sum, ties, identical, m, n, alternative),
-            _results((m + n) * (m + n + 1) - twice_rank_sum, ties, identical, n, m,
-                     alternative))
+    return (_arrays(twice_rank_sum, ties, identical, m, n, alternative),
+            _arrays((m + n) * (m + n + 1) - twice_rank_sum, ties, identical, n, m,
+                    alternative))
 
 
 def _check_alternative(alternative: str) -> None:
@@ -101,6 +109,24 @@ def _results(twice_rank_sum: np.ndarray, ties: np.ndarray, identical: np.ndarray
              n: int, alternative: Alternative) -> list[WilcoxonResult]:
     """The test of every row from twice the rank sum of its first sample (of m values; n in
     the other) and the ties of the pooled row."""
+    return wilcoxon_objects(_arrays(twice_rank_sum, ties, identical, m, n, alternative),
+                            alternative)
+
+
+class WilcoxonArrays(NamedTuple):
+    """The tests of the rows as arrays: the statistic, the p-value (NaN where not
+    computed), where the exact distribution was used and where all the pooled values are
+    identical (not computed, unless exact)."""
+
+    statistic: np.ndarray
+    p_value: np.ndarray
+    exact: np.ndarray
+    identical: np.ndarray
+
+
+def _arrays(twice_rank_sum: np.ndarray, ties: np.ndarray, identical: np.ndarray, m: int,
+            n: int, alternative: Alternative) -> WilcoxonArrays:
+    """:func:`_results` as arrays, before its result objects."""
     statistic = twice_rank_sum / 2 - m * (m + 1) / 2.0
     exact_sizes = m < WILCOXON_EXACT_LIMIT and n < WILCOXON_EXACT_LIMIT
     exact = (ties == 0) if exact_sizes else np.zeros(statistic.shape, dtype=bool)
@@ -119,11 +145,17 @@ def _results(twice_rank_sum: np.ndarray, ties: np.ndarray, identical: np.ndarray
         if m * n == 0:  # no variance: the scalar formula divides by zero
             raise ZeroDivisionError("float division by zero")
         p_value[normal] = _normal_p_value(statistic[normal], ties[normal], m, n, alternative)
+    return WilcoxonArrays(statistic, p_value, exact, identical)
+
+
+def wilcoxon_objects(found: WilcoxonArrays, alternative: Alternative) -> list[WilcoxonResult]:
+    """The result objects of :func:`_arrays`."""
     flat = WilcoxonResult(None, None, "normal", alternative, note=IDENTICAL_NOTE)
     return [(WilcoxonResult(s, p, "exact" if e else "normal", alternative)
              if not same or e else flat)
-            for e, same, s, p in zip(exact.tolist(), identical.tolist(), statistic.tolist(),
-                                     p_value.tolist(), strict=True)]
+            for e, same, s, p in zip(found.exact.tolist(), found.identical.tolist(),
+                                     found.statistic.tolist(), found.p_value.tolist(),
+                                     strict=True)]
 
 
 def _normal_p_value(statistic: np.ndarray, ties: np.ndarray, m: int, n: int,
