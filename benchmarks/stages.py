@@ -6,11 +6,11 @@ Usage: python benchmarks/stages.py [--benchmarks 10000] [--values 31] [CONFIG]
 Without CONFIG, writes a synthetic one as benchmarks/throughput.py does (``make_config``).
 Each stage is timed by wrapping its function (imports are timed before the run): the config,
 the reading of every benchmark (``_read_benchmarks`` as the loop consumes it), the analysis of
-the pairs (with the bootstrap thread beside it), the calls, the overall figures, and
-results.json (encoded as the report folder writes it). Stages nest: "analyse_benchmarks"
-holds reading, pairs, calls and overall. (The command forks the child that reads the samples
-before it imports scipy; here the imports come first, so that child starts later and the
-reading takes longer than in the command.)
+the pairs (each batch's ``analysis._analysis_steps``, the bootstrap beside them), the calls,
+the overall figures, and results.json (encoded as the report folder writes it). Stages nest:
+"analyse_benchmarks" holds reading, pairs, calls and overall. (The command forks the child
+that reads the samples before it imports scipy; here the imports come first, so that child
+starts later and the reading takes longer than in the command.)
 """
 
 from __future__ import annotations
@@ -67,10 +67,35 @@ def main() -> None:
 
             setattr(module, name, wrapper)
 
+        def timed_steps(module: object, name: str, label: str) -> None:
+            """A generator function's steps timed as they run (a batch's analysis pauses
+            while its bootstrap is computed: analysis._analysis_steps)."""
+            original = getattr(module, name)
+
+            class Steps:
+                def __init__(self, steps):
+                    self.steps = steps
+
+                def __iter__(self):
+                    return self
+
+                def __next__(self):
+                    before = _snapshot()
+                    try:
+                        return next(self.steps)
+                    finally:
+                        spent = timings.setdefault(label, [0.0] * 4)
+                        for index, (after, then) in enumerate(zip(_snapshot(), before,
+                                                                  strict=True)):
+                            spent[index] += after - then
+
+            setattr(module, name, lambda *positional, **keywords: Steps(
+                original(*positional, **keywords)))
+
+        timed_steps(analysis, "_analysis_steps", "  pairs")
         for module, name, label in (
                 (forms, "read_config", "config"),
                 (entry, "analyse_benchmarks", "analyse_benchmarks"),
-                (analysis, "_analyse_pairs", "  pairs"),
                 (analysis, "_decide_calls", "  calls"),
                 (analysis, "overall_figures", "  overall"),
                 (ReportFolder, "write", "results.json")):
