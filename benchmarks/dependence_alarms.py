@@ -90,7 +90,8 @@ class AASummary:
 
 
 def false_calls(results) -> int:
-    return sum(1 for b in results.benchmarks if b.change is not None and b.change.call in CALLED)
+    return sum(1 for b in results.pair.benchmarks
+               if b.change is not None and b.change.call in CALLED)
 
 
 def run_aa(args: argparse.Namespace) -> None:
@@ -112,11 +113,11 @@ def run_aa(args: argparse.Namespace) -> None:
                 if suite == 0 and not args.quick:
                     full = analyse_config(config, Settings(threshold=args.threshold))
                     summary.resamples_same.append(
-                        [b.change.call for b in full.benchmarks]
-                        == [b.change.call for b in default.benchmarks])
+                        [b.change.call for b in full.pair.benchmarks]
+                        == [b.change.call for b in default.pair.benchmarks])
             summary.false_default.append(false_calls(default))
             summary.false_ignore.append(false_calls(ignore))
-            sides = [side for b in default.benchmarks if b.validity for side in b.validity]
+            sides = [side for b in default.pair.benchmarks if b.validity for side in b.validity]
             lengths = [s.dependence.batch for s in sides
                        if s.dependence is not None and s.dependence.batch > 1]
             summary.batched.append(len(lengths) / len(sides))
@@ -195,7 +196,7 @@ class WarmupSummary:
 
 def score(results, speedups: np.ndarray, warmups: dict, summary: WarmupSummary) -> None:
     calls = {b.name: (b.change.call if b.change is not None else "error")
-             for b in results.benchmarks}
+             for b in results.pair.benchmarks}
     names = [f"b{b}" for b in range(WB_BENCHMARKS)]
     expected = ["faster" if s > 1 else "slower" if s < 1 else None for s in speedups]
     changed = [(calls[n], e) for n, e in zip(names, expected, strict=True) if e]
@@ -204,7 +205,7 @@ def score(results, speedups: np.ndarray, warmups: dict, summary: WarmupSummary) 
     summary.wrong.append(sum(1 for c, e in changed if c in CALLED and c != e))
     summary.false.append(sum(1 for c in same if c in CALLED))
     summary.unchanged.append(float(np.mean([c == "unchanged" for c in same])))
-    for b in results.benchmarks:
+    for b in results.pair.benchmarks:
         if b.validity is None:
             continue
         for version, side in zip(("initial", "optimized"), b.validity, strict=True):

@@ -34,7 +34,6 @@ from fuzz_extremes import KINDS, extreme_sample, strict_results_json
 
 from speeduptest.analysis.run import analyse_config
 from speeduptest.model.results import RunInfo, Settings
-from speeduptest.model.versions import VersionsResults
 from speeduptest.render.formats import render_formats
 from speeduptest.render.terminal import render_terminal
 
@@ -110,8 +109,8 @@ def run_suite(suite: Suite, folder: Path, formats: tuple[str, ...]) -> None:
     run = RunInfo(command="speeduptest versions.csv --baseline v0",
                   started="2024-01-01 00:00:00 UTC")
     results = analyse_config(config, settings, None, run, workers=1, baseline="v0")
-    if not isinstance(results, VersionsResults):
-        raise TypeError(f"not a VersionsResults: {type(results).__name__}")
+    if not results.several:
+        raise TypeError(f"not the results of several versions: {results.versions}")
     # The CLI prints the terminal summary first, then renders.
     render_terminal(results, formats)
     files = render_formats(results, formats, workers=1)

@@ -45,13 +45,12 @@ def _source(experiment: Experiment) -> Source:
     origin = experiment.origin
     if origin.form != "compare":
         return Source(str(origin.path), origin.form)
-    if len(experiment.versions) > 2:
-        return Source(origin.label, origin.form, origin.references)
-    baseline, other = experiment.baseline, experiment.others[0]
-    names = (experiment.versions[baseline], experiment.versions[other])
-    return Source(origin.label, origin.form,
-                  (origin.references[baseline], origin.references[other]),
-                  None if names == DEFAULT_NAMES else names)
+    names = None
+    if len(experiment.versions) == 2:
+        baseline, other = experiment.baseline, experiment.others[0]
+        names = (experiment.versions[baseline], experiment.versions[other])
+    return Source(origin.label, origin.form, origin.references,
+                  None if names == DEFAULT_NAMES else names, experiment.baseline)
 
 
 def analyse(experiment: Experiment, settings: Settings, progress: Progress | None = None,

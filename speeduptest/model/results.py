@@ -154,10 +154,11 @@ class Source:
 
     label: str  # the config's path; compare: its arguments, joined by ", "
     form: str  # "pair" (two-column config), "wide", "long" or "compare"
-    references: tuple[str, ...] = ()  # compare: the arguments, one per version
+    references: tuple[str, ...] = ()  # compare: the arguments, one per version, in order
     # Compare of two versions: their names (baseline, other) where the user knows them by
     # names other than initial and optimized ("default", "JIT"); None: initial and optimized.
     names: tuple[str, str] | None = None
+    baseline: int = 0  # compare: the baseline's argument among the references
 
     @property
     def config(self) -> bool:
@@ -165,10 +166,10 @@ class Source:
 
     @property
     def compared(self) -> tuple[str, str] | None:
-        """The two result files compared (compare of two versions), else None."""
+        """Compare of two versions: the baseline's file, then the other's; else None."""
         if self.config or len(self.references) != 2:
             return None
-        return self.references[0], self.references[1]
+        return self.references[self.baseline], self.references[1 - self.baseline]
 
     @property
     def short(self) -> str:
