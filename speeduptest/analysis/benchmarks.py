@@ -75,8 +75,6 @@ from speeduptest.stats.protocol import (
     analyse_pair,
     is_small,
     max_confidence_rows,
-    mean_outcome,
-    median_outcome,
     run_tests_and_slowdowns,
     summarise_rows,
     tie_free_rows,
@@ -242,8 +240,8 @@ class _BatchedParts:
 
     tests: ProtocolTests  # initial vs optimized
     # The protocol optimized vs initial (is the optimized version slower?): what it found,
-    # read from the batch's arrays (protocol.run_tests_and_slowdowns); or its tests.
-    reverse: SlowdownCheck | ProtocolTests
+    # read from the batch's arrays (protocol.run_tests_and_slowdowns).
+    reverse: SlowdownCheck
     summaries: tuple[SampleSummary, SampleSummary]
     tie_free: bool  # no ties in the rank test's most favourable case (protocol.tie_free_rows)
     # The highest confidences of the mean and median verdicts (None: computed per pair).
@@ -409,11 +407,7 @@ def _analysis_steps(
                                     tie_free=parts.tie_free,
                                     max_confidences=parts.max_confidences)
             # The same protocol with the roles swapped: is the optimized version slower?
-            reverse = parts.reverse
-            if not isinstance(reverse, SlowdownCheck):
-                reverse = SlowdownCheck(*(outcome(reverse, analysis.small, pair.alpha)
-                                          for outcome in (mean_outcome, median_outcome)))
-            protocols.append((analysis, reverse))
+            protocols.append((analysis, parts.reverse))
         yield  # (what the effect sizes need of the bootstrap is still being computed)
         intervals = pending()
     for position, pair in enumerate(pairs):
@@ -625,10 +619,10 @@ class _Collected:
                        for kept, ratio in self.ratios for keep in [~np.isin(kept, positions)]]
 
 
-def _finish(deferred: tuple[list[ReadPair], Iterator[None]] | None, collected: _Collected
-            ) -> None:
-    """The rest of a deferred batch's analysis (its effect sizes), added to ``collected``;
-    None: what is deferred now."""
+def _complete_deferred(deferred: tuple[list[ReadPair], Iterator[None]] | None,
+                       collected: _Collected) -> None:
+    """The rest of a deferred batch's analysis (its effect sizes, once the bootstrap child
+    has had the time to compute their intervals), added to ``collected``."""
     if deferred is not None:
         batch, steps = deferred
         collected.add(batch, _finished(steps))
@@ -747,15 +741,16 @@ def _analyse_benchmarks(
                 aside += heavy + rare
                 if light:  # (weights enter only the bootstrap aggregate, never streamed)
                     batch = [plan.ready(pair, 1.0) for pair in light]
-                    deferred = _finish(deferred, collected)
+                    _complete_deferred(deferred, collected)
                     steps = _analysis_steps(plan.settings, bootstrap_forced, batch, helper)
                     next(steps)
                     deferred = (batch, steps)
                     if helper is None:  # (a thread computes the bootstrap: not left running)
-                        deferred = _finish(deferred, collected)
+                        _complete_deferred(deferred, collected)
+                        deferred = None
     checked = _transformed(waiting, benchmarks, label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, label)
-    _finish(deferred, collected)
+    _complete_deferred(deferred, collected)
     pairs += usable
     aside += usable
     final = _Plan.of(settings, len(pairs), bootstrap_forced)

@@ -41,16 +41,18 @@ from speeduptest.runtime.nocycles import cycle_collection_paused
 
 
 def _source(experiment: Experiment) -> Source:
-    """What the results say was analysed."""
+    """What the results say was analysed, with two versions' names where the user knows them
+    by others than initial and optimized (compare's files, a wide or long config's
+    columns)."""
     origin = experiment.origin
-    if origin.form != "compare":
-        return Source(str(origin.path), origin.form)
     names = None
     if len(experiment.versions) == 2:
         baseline, other = experiment.baseline, experiment.others[0]
         names = (experiment.versions[baseline], experiment.versions[other])
-    return Source(origin.label, origin.form, origin.references,
-                  None if names == DEFAULT_NAMES else names, experiment.baseline)
+        names = None if names == DEFAULT_NAMES else names
+    if origin.form != "compare":
+        return Source(str(origin.path), origin.form, names=names)
+    return Source(origin.label, origin.form, origin.references, names, experiment.baseline)
 
 
 def analyse(experiment: Experiment, settings: Settings, progress: Progress | None = None,

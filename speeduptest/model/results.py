@@ -80,17 +80,6 @@ class BenchmarkResult:
     # order), and what of them was analysed.
     validity: tuple[SideValidity, SideValidity] | None = None
 
-    def analysed(self, analysis: PairAnalysis, effect: EffectSize, slowdown: SlowdownCheck,
-                 change: Change, design: str | None) -> BenchmarkResult:
-        """This benchmark as read, with its analysis and call (built in one go: a
-        ``dataclasses.replace`` costs 10 µs, 0.1 s for 10,000 benchmarks)."""
-        return BenchmarkResult(
-            name=self.name, weight=self.weight, alpha=self.alpha, config_line=self.config_line,
-            initial_path=self.initial_path, optimized_path=self.optimized_path,
-            analysis=analysis, effect=effect, slowdown=slowdown, change=change, design=design,
-            errors=self.errors, unit=self.unit, input_notes=self.input_notes,
-            input_notices=self.input_notices, validity=self.validity)
-
     @property
     def notices(self) -> tuple[Notice, ...]:
         """Every warning of this benchmark: the input's, the protocol's, the effect size's."""
@@ -155,8 +144,9 @@ class Source:
     label: str  # the config's path; compare: its arguments, joined by ", "
     form: str  # "pair" (two-column config), "wide", "long" or "compare"
     references: tuple[str, ...] = ()  # compare: the arguments, one per version, in order
-    # Compare of two versions: their names (baseline, other) where the user knows them by
-    # names other than initial and optimized ("default", "JIT"); None: initial and optimized.
+    # Two versions: their names (baseline, other) where the user knows them by names other
+    # than initial and optimized ("default", "JIT"; a wide config's columns); None: initial
+    # and optimized.
     names: tuple[str, str] | None = None
     baseline: int = 0  # compare: the baseline's argument among the references
 
@@ -241,7 +231,9 @@ class Results:
     across: tuple[VersionsBenchmark, ...] = ()  # k ≥ 3, per benchmark of the run
     standings: tuple[VersionStanding, ...] = ()  # k ≥ 3, in the order of ``versions``
     common: tuple[int, ...] = ()  # k ≥ 3: the benchmarks analysed for every version
-    notices: tuple[Notice, ...] = ()  # the run's (the overall figures' are the comparisons')
+    # The run's warnings (the input's: unused config columns, unpaired benchmarks, the
+    # measurement checks); the overall figures' caveats are each comparison's notices.
+    notices: tuple[Notice, ...] = ()
     errors: tuple[InputError, ...] = ()
     input_files: tuple[InputFile, ...] = ()
     run: RunInfo | None = None
@@ -293,12 +285,6 @@ class Results:
     def unpaired_share(self) -> float:
         """The share of the benchmarks named in the files that were not compared."""
         return unpaired_share(self.unpaired, self.benchmark_count)
-
-    @property
-    def input_notices(self) -> tuple[Notice, ...]:
-        """Run-wide warnings about the input (unused config columns, unpaired benchmarks,
-        the measurement checks), as opposed to the overall figures' caveats."""
-        return self.notices
 
     @property
     def all_notices(self) -> tuple[Notice, ...]:

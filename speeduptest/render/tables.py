@@ -271,7 +271,7 @@ def render_markdown(results: Results) -> str:
     shown_ids = {id(b) for b in shown}
     folded = [b for b in ordered if id(b) not in shown_ids]
     closing = [f"\n⚠️ {_md_escape(elide_message(notice.message))}"
-               for notice in results.input_notices] + ["", _md_footnote(results, shared)]
+               for notice in results.notices] + ["", _md_footnote(results, shared)]
     # Whatever the number of benchmarks, the summary fits in a pull-request comment: rows
     # are added while they fit, and a line says how many are left out and where they are.
     room = MARKDOWN_LIMIT - _size(lines) - _size(closing) - _RESERVED

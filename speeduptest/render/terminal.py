@@ -138,7 +138,7 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
     overall = results.pair.overall
     analysed, failed = len(results.pair.analysed), len(results.pair.failed)
     # A warning that puts the answer itself in doubt comes right under it.
-    first = [notice for notice in results.input_notices if notice.code in PROMINENT]
+    first = [notice for notice in results.notices if notice.code in PROMINENT]
     lines = [answer_sentence(results),
              *(f"Warning: {elide_message(notice.message)}" for notice in first), ""]
     if results.pair.benchmarks:
@@ -174,7 +174,7 @@ def render_terminal(results: Results, formats: tuple[str, ...] = ()) -> str:
         where = ("see errors.html" if "html" in formats else "see errors.pdf" if "pdf" in formats
                  else "see results.json" if "json" in formats else "see the list above")
         lines.append(f"{plural(failed, 'benchmark')} could not be analysed; {where}.")
-    for notice in results.input_notices:
+    for notice in results.notices:
         if notice not in first:
             lines.append(f"Warning: {elide_message(notice.message)}")
     return "\n".join(lines) + "\n"

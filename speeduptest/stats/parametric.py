@@ -166,20 +166,12 @@ def t_test_from_moments(x: Moments, y: Moments, *, equal_var: bool,
     return _t_results(x, y, _t_spread(x, y, equal_var), equal_var, alternative)
 
 
-def t_tests_both_ways(x: Moments, y: Moments, *, equal_var: bool,
-                      alternative: Alternative = "greater"
-                      ) -> tuple[list[TTestResult], list[TTestResult]]:
-    """``t_test_from_moments(x, y)`` and ``t_test_from_moments(y, x)``: the standard error
-    and the degrees of freedom computed once, as each direction computes them (their sums
-    and products do not depend on the order of their terms), the rest per direction."""
-    forward, reverse = t_arrays_both_ways(x, y, equal_var=equal_var, alternative=alternative)
-    return (t_objects(forward, equal_var, alternative),
-            t_objects(reverse, equal_var, alternative))
-
-
 def t_arrays_both_ways(x: Moments, y: Moments, *, equal_var: bool,
                        alternative: Alternative = "greater") -> tuple[TArrays, TArrays]:
-    """:func:`t_tests_both_ways` as arrays, before their result objects."""
+    """``t_test_from_moments(x, y)`` and ``t_test_from_moments(y, x)`` as arrays, before
+    their result objects (:func:`t_objects`): the standard error and the degrees of freedom
+    computed once, as each direction computes them (their sums and products do not depend on
+    the order of their terms), the rest per direction."""
     spread = _t_spread(x, y, equal_var)
     reverse = _t_spread(y, x, equal_var) if min(x.size, y.size) < 2 else spread
     return _t_arrays(x, y, spread, alternative), _t_arrays(y, x, reverse, alternative)

@@ -104,7 +104,8 @@ def once_per_distinct(function: Callable[[np.ndarray, np.ndarray], np.ndarray],
     computed once per distinct value where one argument holds one value throughout and the
     other few (the same loop on the same numbers, so the same bits): a run's t quantiles at
     one level for a few sample sizes (``special.stdtrit``: 0.4 µs an element, 20,000 of them
-    for 10,000 pairs)."""
+    for 10,000 pairs). For float64 arguments only: the distinct values are taken as float64,
+    so a ufunc's float32 loop would not be the one that runs."""
     a, b = np.broadcast_arrays(np.asarray(first, dtype=float), np.asarray(second, dtype=float))
     if a.size < 2:
         return function(first, second)

@@ -69,19 +69,13 @@ def wilcoxon_mann_whitney_rows(x: np.ndarray, y: np.ndarray, *,
     return _results(*_ranked(x, y), x.shape[1], y.shape[1], alternative)
 
 
-def wilcoxon_both_ways(x: np.ndarray, y: np.ndarray, *, alternative: Alternative = "greater"
-                       ) -> tuple[list[WilcoxonResult], list[WilcoxonResult]]:
-    """``wilcoxon_mann_whitney_rows(x, y)`` and ``wilcoxon_mann_whitney_rows(y, x)``, the
-    pooled rows ranked once: twice the rank sums of both samples add up to N·(N + 1), N =
-    m + n (integers, exactly), and the ties are those of the same pooled rows."""
-    forward, reverse = wilcoxon_arrays_both_ways(x, y, alternative=alternative)
-    return wilcoxon_objects(forward, alternative), wilcoxon_objects(reverse, alternative)
-
-
 def wilcoxon_arrays_both_ways(x: np.ndarray, y: np.ndarray, *,
                               alternative: Alternative = "greater"
                               ) -> tuple[WilcoxonArrays, WilcoxonArrays]:
-    """:func:`wilcoxon_both_ways` as arrays, before their result objects."""
+    """``wilcoxon_mann_whitney_rows(x, y)`` and ``wilcoxon_mann_whitney_rows(y, x)`` as
+    arrays, before their result objects (:func:`wilcoxon_objects`), the pooled rows ranked
+    once: twice the rank sums of both samples add up to N·(N + 1), N = m + n (integers,
+    exactly), and the ties are those of the same pooled rows."""
     _check_alternative(alternative)
     x, y = paired_rows(x, y)
     m, n = x.shape[1], y.shape[1]

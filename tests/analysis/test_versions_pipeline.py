@@ -339,3 +339,26 @@ def test_a_dataframe_of_several_versions_has_a_row_per_comparison():
     row = frame[(frame["version"] == "O2") & (frame["benchmark"] == first.name)].iloc[0]
     assert row["speedup_mean"] == first.analysis.speedup.mean
     assert row["call"] == first.change.call
+
+
+def test_two_versions_of_a_wide_config_are_called_by_their_names(tmp_path, capsys):
+    """A wide config of two version columns is two versions like any other: the answer and
+    the summary name them (results.json, which has no names for a config, is unchanged)."""
+    lines = [line for line in (FLAGS / "flags.csv").read_text().splitlines()
+             if not line.startswith("#")]
+    config = tmp_path / "two.csv"
+    config.write_text("\n".join(",".join(line.split(",")[:3]) for line in lines) + "\n")
+    for line in lines[1:]:
+        for cell in line.split(",")[1:3]:
+            (tmp_path / cell).parent.mkdir(exist_ok=True)
+            (tmp_path / cell).write_bytes((FLAGS / cell).read_bytes())
+    status = main([str(config), "--baseline", "O0", "-o", str(tmp_path / "out"),
+                   "--format", "json,md", *QUICK])
+    assert status == 0
+    out = capsys.readouterr().out
+    assert out.startswith("O2 is ") and " faster than O0 overall" in out.splitlines()[0]
+    assert "O0 → O2" in out
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert summary.startswith("### speeduptest: is O2 faster than O0?")
+    document = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert document["input"] == {"config": str(config)}

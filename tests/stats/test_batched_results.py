@@ -8,20 +8,32 @@ from pathlib import Path
 
 import speeduptest.analysis.benchmarks as analysis
 from speeduptest.cli import main
-from speeduptest.stats.protocol import run_tests, summarise
+from speeduptest.stats.protocol import (
+    SlowdownCheck,
+    is_small,
+    mean_outcome,
+    median_outcome,
+    run_tests,
+    summarise,
+)
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 from throughput import make_config
 
 
 def per_pair_parts(pairs, large_sample, groups=None):
-    """The tests both ways and the summaries, computed pair by pair (and the rank test's
-    most favourable case searched for ties, the highest confidences computed, pair by
-    pair: tie_free False, max_confidences None)."""
-    return [analysis._BatchedParts(run_tests(x, y), run_tests(y, x), (summarise(x), summarise(y)),
-                                   tie_free=False)
-            for x, y in ((p.initial.top_level_means, p.optimized.top_level_means)
-                         for p in pairs)]
+    """The tests both ways and the summaries, computed pair by pair (the reverse protocol's
+    verdicts from its tests' objects; the rank test's most favourable case searched for ties,
+    the highest confidences computed, pair by pair: tie_free False, max_confidences None)."""
+    parts = []
+    for pair in pairs:
+        x, y = pair.initial.top_level_means, pair.optimized.top_level_means
+        reverse, small = run_tests(y, x), is_small(x.size, y.size, large_sample)
+        slowdown = SlowdownCheck(*(outcome(reverse, small, pair.alpha)
+                                   for outcome in (mean_outcome, median_outcome)))
+        parts.append(analysis._BatchedParts(run_tests(x, y), slowdown,
+                                            (summarise(x), summarise(y)), tie_free=False))
+    return parts
 
 
 def test_batched_and_per_pair_results_json_are_identical(tmp_path, monkeypatch):
