@@ -2,25 +2,28 @@
 
 Python API: ``analyse_pair(initial, optimized, alpha=…)`` for one pair of arrays,
 ``analyse_config(path, Settings(…))`` for a whole config and ``compare_files(initial,
-optimized, Settings(…))`` for two result files of a benchmark tool; ``Results`` has
-``to_dataframe()``. In steps: ``read_experiment(path)`` or ``compared_experiment([a, b, …])``
-give the ``Experiment`` (versions × benchmarks, as read), ``with_transform(experiment, step)``
-adds a step of one's own that changes its samples' values (after the run's: the unit
-conversion and the measurement checks), and ``analyse(experiment, Settings(…))`` gives its
-results. In a notebook a
-result shows its answer and forest plot.
+optimized, Settings(…))`` for two result files of a benchmark tool. ``Results`` is the same
+for any number of versions: a ``Comparison`` of each version with the baseline
+(``results.pair`` for two versions), and ``to_dataframe()``. In steps:
+``read_experiment(path)`` or ``compared_experiment([a, b, …])`` give the ``Experiment``
+(versions × benchmarks, as read), ``with_transform(experiment, step)`` adds a step of one's
+own that changes its samples' values (after the run's: the unit conversion and the
+measurement checks), and ``analyse(experiment, Settings(…))`` gives its results. In a
+notebook a result shows its answer and forest plot.
 """
 
 __version__ = "0.1.0"  # the package's version (pyproject.toml reads it from here)
 
-__all__ = ["Experiment", "Results", "Settings", "__version__", "analyse", "analyse_config",
+__all__ = ["Comparison", "Experiment", "Results", "Settings", "__version__", "analyse",
+           "analyse_config",
            "analyse_pair", "compare_files", "compared_experiment", "read_experiment",
            "with_transform"]
 
 #: Where each name of the API lives: imported on first use (PEP 562), so that the command
 #: line answers --help without loading scipy and statsmodels.
 _API = {"analyse_config": "analysis.run", "compare_files": "analysis.run",
-        "Results": "model.results", "Settings": "model.settings",
+        "Results": "model.results", "Comparison": "model.results",
+        "Settings": "model.settings",
         "analyse_pair": "stats.protocol", "analyse": "analysis.run",
         "Experiment": "inputs.experiment", "read_experiment": "inputs.forms",
         "compared_experiment": "inputs.compare", "with_transform": "analysis.transforms"}

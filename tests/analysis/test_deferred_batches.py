@@ -1,5 +1,5 @@
 """A streamed batch's effect sizes wait for its bootstrap while the next batch is read and
-checked (analysis.benchmarks._finish): with the bootstrap child, runs streamed that way
+checked (analysis.benchmarks._complete_deferred): with the bootstrap child, runs streamed that way
 write the results.json of a run that reads every benchmark first, and each batch is
 finished once the next one is read and checked."""
 
@@ -26,7 +26,7 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis, "SERIAL_BATCH", 128)
     config = make_config(tmp_path, 700, 12, seed=8)  # (a bootstrap child from 500 on)
     events: list[tuple[str, int]] = []
-    steps, finish, transformed = (analysis._analysis_steps, analysis._finish,
+    steps, finish, transformed = (analysis._analysis_steps, analysis._complete_deferred,
                                   analysis._transformed)
 
     def started(settings, forced, pairs, helper=None):
@@ -46,7 +46,7 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
 
     monkeypatch.setattr(analysis, "_transformed", checked)
     monkeypatch.setattr(analysis, "_analysis_steps", started)
-    monkeypatch.setattr(analysis, "_finish", finished)
+    monkeypatch.setattr(analysis, "_complete_deferred", finished)
     streamed = _results_json(config, tmp_path / "streamed", monkeypatch, True)
     whole = _results_json(config, tmp_path / "whole", monkeypatch, False)
     assert streamed == whole
