@@ -16,6 +16,14 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 @pytest.mark.parametrize("script", sorted(path.stem for path in BENCHMARKS.glob("*.py")))
 def test_the_script_imports(script: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARKS))  # (they import each other's helpers)
-    module = importlib.import_module(script)
+    try:
+        module = importlib.import_module(script)
+    except ModuleNotFoundError as error:
+        # A tool a script draws or measures with (matplotlib) that the tests do not install;
+        # a name missing from the package is an ImportError of speeduptest's, not this.
+        root = (error.name or "").split(".")[0]
+        if root == "speeduptest" or (BENCHMARKS / f"{root}.py").exists():
+            raise
+        pytest.skip(f"{script}.py needs {root}, not installed")
     assert callable(getattr(module, "main", None)), f"{script}.py has no main()"
     sys.modules.pop(script, None)
