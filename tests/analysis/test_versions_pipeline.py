@@ -299,48 +299,6 @@ def test_sentence_when_the_baseline_is_the_best(tmp_path, in_root, capsys):
                             "1.28× faster than the next best, O2-flto (session 2)")
 
 
-def test_two_versions_are_the_case_k_2_of_one_results_model():
-    """One pipeline, one model: two versions are one comparison with the baseline and
-    nothing else; three or more are the same kind of results with each version's
-    comparison, each benchmark across the versions and the ranking."""
-    import speeduptest
-
-    settings = speeduptest.Settings(bootstrap=200)
-    two = speeduptest.analyse_config(FLAGS / "O2-vs-O0.csv", settings)
-    several = speeduptest.analyse_config(FLAGS / "flags.csv", settings, baseline="O0")
-    assert type(two) is type(several) is speeduptest.Results
-    assert not two.several and two.versions == ("initial", "optimized")
-    assert two.comparisons == (two.pair,) and two.across == () and two.standings == ()
-    assert (two.pair.baseline, two.pair.version) == ("initial", "optimized")
-    assert several.several and several.baseline_name == "O0"
-    assert [(c.baseline, c.version) for c in several.comparisons] == [("O0", "O2"),
-                                                                      ("O0", "O3-native")]
-    assert len(several.across) == len(several.comparisons[0].by_benchmark)
-    assert {s.name for s in several.standings} == set(several.versions)
-    with pytest.raises(ValueError, match="3 versions make 2 comparisons"):
-        several.pair  # noqa: B018
-    # A comparison of the several is what two versions alone give, but for the calls'
-    # correction (over every comparison of the run) and the Holm adjustment.
-    assert [b.name for b in several.comparisons[0].benchmarks] == [
-        b.name for b in several.across]
-
-
-def test_a_dataframe_of_several_versions_has_a_row_per_comparison():
-    pytest.importorskip("pandas")
-    import speeduptest
-
-    results = speeduptest.analyse_config(FLAGS / "flags.csv", speeduptest.Settings(
-        bootstrap=200), baseline="O0")
-    frame = results.to_dataframe()
-    assert list(frame.columns[:2]) == ["version", "benchmark"]
-    assert len(frame) == sum(len(c.benchmarks) for c in results.comparisons)
-    assert set(frame["version"]) == {"O2", "O3-native"}
-    first = results.comparisons[0].benchmarks[0]
-    row = frame[(frame["version"] == "O2") & (frame["benchmark"] == first.name)].iloc[0]
-    assert row["speedup_mean"] == first.analysis.speedup.mean
-    assert row["call"] == first.change.call
-
-
 def test_two_versions_of_a_wide_config_are_called_by_their_names(tmp_path, capsys):
     """A wide config of two version columns is two versions like any other: the answer and
     the summary name them (results.json, which has no names for a config, is unchanged)."""
