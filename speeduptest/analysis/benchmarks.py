@@ -45,7 +45,7 @@ from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
-from speeduptest.stats.change import Change, classify, decide_calls
+from speeduptest.stats.change import Change, classify_interval, decide_calls
 from speeduptest.stats.effect_size import (
     EffectSize,
     RatioInterval,
@@ -654,6 +654,22 @@ def _heavy_and_light(pairs: list[ReadPair], settings: Settings, bootstrap_forced
     return heavy, light
 
 
+def overall_of(analysed: Sequence[BenchmarkResult], largest_weight: float,
+               aggregate: DeltaAggregate | BootstrapAggregate | None, calls: CallCounts,
+               settings: Settings) -> Overall:
+    """The overall figures of the benchmarks ``analysed`` (weights relative to
+    ``largest_weight``): the overall speedups and accelerated proportions, the aggregate's
+    intervals, the calls counted, and the call of the geometric mean's interval."""
+    overall = overall_figures([(b.weight / largest_weight, b.analysis) for b in analysed],
+                              confidence=settings.effective_proportion_confidence,
+                              precision=settings.precision, aggregate=aggregate,
+                              aggregate_confidence=settings.confidence)
+    geometric = overall.geometric_mean
+    call = (None if geometric is None
+            else classify_interval(geometric.low, geometric.high, settings.threshold))
+    return dataclasses.replace(overall, calls=calls, call=call)
+
+
 @dataclass(frozen=True)
 class Analysed:
     """A run's comparisons of two samples, analysed: each benchmark's protocol, effect size
@@ -796,18 +812,11 @@ def _analyse_benchmarks(
     for benchmark in mixed_units:
         # (still being built: set in place)
         benchmark.input_notices += (units_notice(benchmark.analysis.speedup.mean),)
-    analysed = [(b.weight / largest_weight, b.analysis) for b in benchmarks if b.status == "ok"]
+    analysed = [b for b in benchmarks if b.status == "ok"]
     aggregate = bootstrap_aggregate
     if aggregate is None and analysed:
         aggregate = DeltaAggregate(ratio)
-    overall = overall_figures(analysed, confidence=settings.effective_proportion_confidence,
-                              precision=settings.precision, aggregate=aggregate,
-                              aggregate_confidence=settings.confidence)
-    geometric = overall.geometric_mean
-    overall_call = None if geometric is None else str(classify(
-        np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
-        settings.threshold)[0])
-    overall = dataclasses.replace(overall, calls=calls, call=overall_call)
+    overall = overall_of(analysed, largest_weight, aggregate, calls, settings)
     measured = tuple(notice for notice in (run_notice(
         [side for b in benchmarks if b.validity is not None and b.status == "ok"
          for side in b.validity]),

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from speeduptest.analysis.benchmarks import BATCH, MIN_PARALLEL_BATCHES, Analysed
+from speeduptest.analysis.benchmarks import BATCH, MIN_PARALLEL_BATCHES, Analysed, overall_of
 from speeduptest.analysis.validity import run_notice
 from speeduptest.floats import special_values_expected
 from speeduptest.inputs.experiment import Benchmark, Experiment
@@ -46,13 +46,12 @@ from speeduptest.model.results import (
 )
 from speeduptest.model.versions import HolmAdjusted, VersionsBenchmark, VersionStanding
 from speeduptest.runtime.parallel import default_workers, worker_pool
-from speeduptest.stats.change import Change, classify
+from speeduptest.stats.change import Change, classify_interval
 from speeduptest.stats.fieller import MeanRatio
 from speeduptest.stats.omnibus import OmnibusChoice, choose_omnibus, holm
 from speeduptest.stats.overall import (
     DeltaAggregate,
     geometric_mean_interval,
-    overall_figures,
 )
 
 RANKING_DEFINITION = ("weighted geometric mean of the speedups of the means over the "
@@ -81,20 +80,12 @@ def _comparison(benchmarks: Sequence[BenchmarkResult | None],
     makes them."""
     present = [b for b in benchmarks if b is not None]
     analysed = [b for b in present if b.status == "ok"]
-    largest = max((b.weight for b in analysed), default=1.0)
-    pairs = [(b.weight / largest, b.analysis) for b in analysed]
     aggregate = (DeltaAggregate(MeanRatio.concatenate([b.effect.ratio for b in analysed]))
                  if analysed else None)
-    overall = overall_figures(pairs, confidence=settings.effective_proportion_confidence,
-                              precision=settings.precision, aggregate=aggregate,
-                              aggregate_confidence=settings.confidence)
     calls = CallCounts.of([b.change for b in analysed if b.change], settings.threshold,
                           settings.correction)
-    geometric = overall.geometric_mean
-    call = None if geometric is None else str(classify(
-        np.array([geometric.low]), np.array([geometric.high]), np.array([True]),
-        settings.threshold)[0])
-    overall = dataclasses.replace(overall, calls=calls, call=call)
+    overall = overall_of(analysed, max((b.weight for b in analysed), default=1.0), aggregate,
+                         calls, settings)
     return Comparison(baseline, version, tuple(present), overall, tuple(benchmarks),
                       tuple(holm))
 
@@ -239,15 +230,6 @@ def _omnibus_all(tasks: list, workers: int | None) -> list:
         return [choice for batch in parallel_map(_omnibus_batch, batches) for choice in batch]
 
 
-def _geometric(log_speedups: np.ndarray, weights: np.ndarray, ratio: MeanRatio,
-               initial_means: np.ndarray, optimized_means: np.ndarray, confidence: float,
-               definition: str) -> AggregateInterval:
-    """The weighted geometric mean exp(Σ w·log θ / Σ w), each log corrected for its bias, with
-    its delta-method and population intervals
-    (:func:`speeduptest.stats.overall.geometric_mean_interval`)."""
-    return geometric_mean_interval(weights, log_speedups, ratio, confidence, definition)
-
-
 def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, list],
                common: list[int], weights: np.ndarray, settings: Settings
                ) -> tuple[VersionStanding, ...]:
@@ -263,23 +245,20 @@ def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, li
     log_time = np.zeros((k, len(common)))
     variance = np.zeros((k, len(common)))
     df = np.zeros((k, len(common)))
-    means = np.zeros((k, len(common)))
     for v, results in comparisons.items():
         for column, j in enumerate(common):
             ratio = results[j].effect.ratio
             log_time[v, column] = -math.log(float(ratio.speedup[0]))
             variance[v, column] = float(ratio.optimized_relative_variance[0])
             df[v, column] = float(ratio.optimized_df[0])
-            means[v, column] = results[j].analysis.optimized.mean
             variance[baseline, column] = float(ratio.initial_relative_variance[0])
             df[baseline, column] = float(ratio.initial_df[0])
-            means[baseline, column] = results[j].analysis.initial.mean
     geometric: dict[int, AggregateInterval] = {}
     for v in comparisons:
         ratio = MeanRatio(np.exp(-log_time[v]), variance[baseline], variance[v], df[baseline],
                           df[v])
-        geometric[v] = _geometric(-log_time[v], weights, ratio, means[baseline], means[v],
-                                  settings.confidence, RANKING_DEFINITION)
+        geometric[v] = geometric_mean_interval(weights, -log_time[v], ratio,
+                                               settings.confidence, RANKING_DEFINITION)
     speed = {v: (geometric[v].value if v in geometric else 1.0) for v in range(k)}
     order = sorted(range(k), key=lambda v: (-speed[v], v))
     best = order[0]
@@ -291,10 +270,9 @@ def _standings(versions: Sequence[str], baseline: int, comparisons: dict[int, li
             # The best's speedup over v on each benchmark: time(v) / time(best).
             logs = log_time[v] - log_time[best]
             ratio = MeanRatio(np.exp(logs), variance[v], variance[best], df[v], df[best])
-            versus = _geometric(logs, weights, ratio, means[v], means[best], confidence,
-                                VERSUS_BEST_DEFINITION)
-            call = str(classify(np.array([versus.low]), np.array([versus.high]),
-                                np.array([True]), settings.threshold)[0])
+            versus = geometric_mean_interval(weights, logs, ratio, confidence,
+                                             VERSUS_BEST_DEFINITION)
+            call = classify_interval(versus.low, versus.high, settings.threshold)
         standings.append(VersionStanding(
             name=versions[v], baseline=v == baseline, rank=order.index(v) + 1,
             geometric_mean=geometric.get(v), versus_best=versus, versus_best_call=call,

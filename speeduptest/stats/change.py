@@ -73,6 +73,12 @@ def classify(low: np.ndarray, high: np.ndarray, bounded: np.ndarray, threshold: 
                      "uncertain")
 
 
+def classify_interval(low: float, high: float, threshold: float) -> str:
+    """:func:`classify` of one bounded interval (an aggregate's, a version's against the
+    best)."""
+    return str(classify(np.array([low]), np.array([high]), np.array([True]), threshold)[0])
+
+
 @dataclass(slots=True)
 class Change:
     """The call of one benchmark, with the interval and the figures it was made from."""
