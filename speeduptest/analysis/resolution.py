@@ -25,7 +25,6 @@ from speeduptest.inputs.config import UNITS
 from speeduptest.notices import Notice
 from speeduptest.stats.hierarchy import Hierarchy
 from speeduptest.stats.resolution import (
-    FEW_DISTINCT,
     SideResolution,
     common_spacing,
     is_quantised,
@@ -77,9 +76,9 @@ def _maybe_limited(pairs: Sequence[ReadPair]) -> list[bool]:
         else:
             limited[position] = True  # (not screened: timer_resolution looks)
     for positions in by_length.values():
-        ordered = np.sort(np.stack([sides[position] for position in positions]), axis=1)
-        distinct = 1 + np.count_nonzero(ordered[:, 1:] != ordered[:, :-1], axis=1)
-        for position in np.flatnonzero(distinct <= FEW_DISTINCT).tolist():
+        _, changes = _sorted_changes(np.stack([sides[position] for position in positions]))
+        distinct = 1 + np.count_nonzero(changes, axis=-1)
+        for position in np.flatnonzero(is_quantised(distinct)).tolist():
             limited[positions[position]] = True
     return [initial or optimized for initial, optimized in zip(limited[::2], limited[1::2],
                                                                  strict=True)]
@@ -117,11 +116,17 @@ def _limited(side: Hierarchy) -> np.ndarray | None:
     values = side.values()
     if values.size < 2:
         return None
-    ordered = np.sort(values)
-    changes = ordered[1:] != ordered[:-1]
+    ordered, changes = _sorted_changes(values)
     if not is_quantised(1 + np.count_nonzero(changes)):
         return None
     return ordered[np.concatenate(([True], changes))]
+
+
+def _sorted_changes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The values sorted along their last axis, and where each differs from the one before
+    (the distinct values of a side, or of each row of sides of one length)."""
+    ordered = np.sort(values, axis=-1)
+    return ordered, ordered[..., 1:] != ordered[..., :-1]
 
 
 def _resolution(pooled: list[float], unit_known: bool, written: float, given: float | None,
