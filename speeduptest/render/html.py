@@ -758,11 +758,16 @@ def calls_note(results: Results) -> str:
     if calls is None or not calls.total:
         return ""
     changes = [b.change for b in results.pair.analysed if b.change is not None]
+    return (f"{calls_basis(calls.threshold, calls.correction, calls.total)}: each "
+            f"benchmark's speedup of the means with its {_intervals_in_words(changes)}")
+
+
+def _intervals_in_words(changes: Sequence[Change]) -> str:
+    """The calls' intervals: their levels and methods ("95% Fieller interval")."""
     levels = " / ".join(sorted({level(call.confidence) for call in changes}))
     methods = " or ".join(sorted({CALL_METHODS.get(call.method, call.method)
                                   for call in changes}))
-    return (f"{calls_basis(calls.threshold, calls.correction, calls.total)}: each "
-            f"benchmark's speedup of the means with its {levels} {methods} interval")
+    return f"{levels} {methods} interval"
 
 
 def band(results: Results) -> tuple[str, str]:
@@ -997,13 +1002,11 @@ def versions_calls_basis(results: Results) -> str:
     settings = results.settings
     total = sum(c.overall.calls.total for c in results.comparisons)
     changes = [b.change for c in results.comparisons for b in c.analysed if b.change]
-    levels = " / ".join(sorted({level(change.confidence) for change in changes}))
-    methods = " or ".join(sorted({CALL_METHODS.get(c.method, c.method) for c in changes}))
     corrected = ("not corrected for multiplicity" if settings.correction == "none"
                  else f"{CORRECTION_LABELS[settings.correction]}-corrected over all {total} "
                       "comparisons (benchmark × version)")
     return (f"threshold ±{threshold(settings.threshold)}; each comparison's speedup of the "
-            f"means with its {levels} {methods} interval, {corrected}")
+            f"means with its {_intervals_in_words(changes)}, {corrected}")
 
 
 class VersionsRenderer:
