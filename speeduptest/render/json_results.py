@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -18,9 +18,9 @@ from speeduptest.model.results import (
     Decision,
     EffectSize,
     FTestResult,
-    InputError,
     KSResult,
     Notice,
+    Overall,
     OverallFigure,
     RatioInterval,
     Results,
@@ -306,41 +306,33 @@ def settings_dict(settings: Settings) -> dict[str, Any]:
 def _document(results: Results) -> dict[str, Any]:
     """results.json of two versions without its benchmarks (``"benchmarks": None`` in their
     place)."""
-    source = results.source
-    return _pair_document(
-        results.settings, results.pair, results.all_notices, results.errors,
-        {"compared": list(source.compared), "names": list(results.named)} if source.compared
-        else {"config": source.label},
-        {"name": "speeduptest", "version": results.tool_version})
-
-
-def _pair_document(settings: Settings, comparison: Comparison, notices: Sequence[Notice],
-                   errors: Sequence[InputError], source: dict[str, Any],
-                   tool: dict[str, str] | None = None) -> dict[str, Any]:
-    """A comparison's results without its benchmarks: two versions' results.json (with
-    ``tool``), or an entry of several versions' "comparisons"."""
-    overall = comparison.overall
-    document = {} if tool is None else {"tool": tool}
-    document.update({
-        "input": source,
+    source, settings, notices = results.source, results.settings, results.all_notices
+    return {
+        "tool": {"name": "speeduptest", "version": results.tool_version},
+        "input": ({"compared": list(source.compared), "names": list(results.named)}
+                  if source.compared else {"config": source.label}),
         "settings": settings_dict(settings),
         "benchmarks": None,
-        "overall": {
-            "mean": _figure(overall.mean),
-            "median": _figure(overall.median),
-            "min": _figure(overall.min),
-            "geometric_mean": aggregate_dict(overall.geometric_mean),
-            "calls": _calls(overall.calls),
-            "call": overall.call,
-            "threshold": settings.threshold,
-            "correction": settings.correction,
-            "proportion_caveat": overall.caveat,
-        },
+        "overall": _overall(settings, results.pair.overall),
         "warnings": [notice.message for notice in notices],
         "warning_details": [notice_dict(notice) for notice in notices],
-        "errors": [str(error) for error in errors],
-    })
-    return document
+        "errors": [str(error) for error in results.errors],
+    }
+
+
+def _overall(settings: Settings, overall: Overall) -> dict[str, Any]:
+    """A comparison's overall figures, with the threshold and correction of its calls."""
+    return {
+        "mean": _figure(overall.mean),
+        "median": _figure(overall.median),
+        "min": _figure(overall.min),
+        "geometric_mean": aggregate_dict(overall.geometric_mean),
+        "calls": _calls(overall.calls),
+        "call": overall.call,
+        "threshold": settings.threshold,
+        "correction": settings.correction,
+        "proportion_caveat": overall.caveat,
+    }
 
 
 _OPTIONS = orjson.OPT_SERIALIZE_NUMPY
@@ -539,14 +531,14 @@ def _comparison(results: Results, comparison: Comparison) -> dict[str, Any]:
         references = dict(zip(results.versions, source.references, strict=True))
         entry = {"compared": [references[comparison.baseline], references[comparison.version]],
                  "names": list(DEFAULT_NAMES)}
-    pair = _pair_document(results.settings, comparison, comparison.notices, (), entry)
     benchmarks = []
     for benchmark, holm in zip(comparison.by_benchmark, comparison.holm, strict=True):
         if benchmark is not None:
             benchmarks.append({**_benchmark(benchmark), "versions_holm": _holm(holm)})
-    return {"baseline": comparison.baseline, "version": comparison.version,
-            "input": pair["input"], "benchmarks": benchmarks, "overall": pair["overall"],
-            "warnings": pair["warnings"], "warning_details": pair["warning_details"]}
+    return {"baseline": comparison.baseline, "version": comparison.version, "input": entry,
+            "benchmarks": benchmarks, "overall": _overall(results.settings, comparison.overall),
+            "warnings": [notice.message for notice in comparison.notices],
+            "warning_details": [notice_dict(notice) for notice in comparison.notices]}
 
 
 def versions_dict(results: Results) -> dict[str, Any]:
