@@ -292,6 +292,11 @@ class Results:
         return self.notices + self.pair.notices if not self.several else self.notices
 
     @property
+    def calls_total(self) -> int:
+        """The comparisons called (benchmark × version): those the correction ran over."""
+        return sum(c.overall.calls.total for c in self.comparisons if c.overall.calls)
+
+    @property
     def slower(self) -> tuple[tuple[str, BenchmarkResult], ...]:
         """(version, benchmark) called slower than the baseline (--fail-on-slowdown)."""
         return tuple((c.version, b) for c in self.comparisons for b in c.slower)

@@ -1000,7 +1000,7 @@ def warned_versions(results: Results) -> list[WarnedBenchmark]:
 def versions_calls_basis(results: Results) -> str:
     """How the calls against the baseline were made, in words."""
     settings = results.settings
-    total = sum(c.overall.calls.total for c in results.comparisons)
+    total = results.calls_total
     changes = [b.change for c in results.comparisons for b in c.analysed if b.change]
     corrected = ("not corrected for multiplicity" if settings.correction == "none"
                  else f"{CORRECTION_LABELS[settings.correction]}-corrected over all {total} "

@@ -341,7 +341,7 @@ def _versions_terminal(results: Results, formats: tuple[str, ...]) -> str:
               "letter are not told apart on that benchmark; a = fastest):"]
     lines += matrix
     settings = results.settings
-    total = sum(c.overall.calls.total for c in results.comparisons)
+    total = results.calls_total
     lines += ["", f"Calls of {plural(total, 'comparison')} with the baseline: threshold "
               f"±{threshold(settings.threshold)}, "
               + ("uncorrected" if settings.correction == "none"
