@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import math
 import os
@@ -106,6 +107,7 @@ def _display(path: Path | str, selection: str | None) -> str:
     return visible(f"{shown}#{selection}" if selection else shown)
 
 
+@functools.lru_cache(maxsize=64)  # (a config's cells repeat: '1', '0.95'…)
 def _parse_weight(cell: str) -> tuple[float | None, str | None]:
     if cell == "":
         return 1.0, None
@@ -117,6 +119,7 @@ def _parse_weight(cell: str) -> tuple[float | None, str | None]:
     return weight, None
 
 
+@functools.lru_cache(maxsize=64)  # (a config's cells repeat: '1', '0.95'…)
 def _parse_alpha(cell: str) -> tuple[float | None, str | None]:
     """The risk α of a ``confidence`` cell (None: not given, the run's), or what is wrong."""
     if cell == "":
@@ -134,6 +137,7 @@ def _parse_alpha(cell: str) -> tuple[float | None, str | None]:
     return complement(confidence), None  # 1 − confidence, without binary noise
 
 
+@functools.lru_cache(maxsize=64)  # (a config's cells repeat: '1', '0.95'…)
 def _parse_unit(cell: str) -> tuple[str | None, str | None]:
     unit = cell.strip()
     if not unit:
@@ -469,16 +473,20 @@ def read_config(path: Path, status: Callable[[str], Found | None] | None = None)
                 # takes either).
                 text = _joined_as_text(folder_text, record[role])
                 selection = None
-                if text is None:  # (a #name, or parts that a Path drops)
+                if text is not None:
+                    # (normal already but for "..": no "." part, no "//")
+                    shown = visible(text) if ".." not in text else _display(text, None)
+                else:  # (a #name, or parts that a Path drops)
                     file, selection = split_reference(record[role], folder)
                     text = str(file)
+                    shown = _display(text, selection)
                 found = status(text) if status is not None else None
                 if found is None:
                     found = stat_found(text)
                 problem, key = _path_status(found)
                 if key is None and piped and problem is None:
                     problem = sample_status(found, record[role], source)[0]
-                paths[role] = (text, _display(text, selection), selection, key)
+                paths[role] = (text, shown, selection, key)
                 if problem:
                     errors.append(f"{role} sample file {_shown_path(paths[role][1])}: {problem}")
             else:

@@ -151,3 +151,21 @@ def test_same_named_files_read_as_their_folders(tmp_path: Path) -> None:
     experiment = compared_experiment([str(tmp_path / "default" / "bm.json"),
                                       str(tmp_path / "JIT" / "bm.json")], baseline="JIT")
     assert experiment.versions == ("default", "JIT") and experiment.baseline == 1
+
+
+@pytest.mark.parametrize("reference", ["a.txt", "sub/a.txt", "./sub/a.txt", "sub//a.txt",
+                                       "../up/a.txt", "sub/../a.txt", "a..b.txt"])
+def test_config_paths_as_a_path_gives_them(tmp_path: Path, reference: str) -> None:
+    """A config's sample paths are kept as text (no Path per file): the file read and the
+    path shown are those of the config's folder joined with the cell as a Path, normalised."""
+    import os
+
+    from speeduptest.inputs.config import read_config
+
+    folder = tmp_path / "cfg"
+    (folder / "sub").mkdir(parents=True)
+    config = folder / "config.csv"
+    config.write_text(f"benchmark,initial,optimized\nb,{reference},{reference}\n")
+    spec = read_config(config).benchmarks[0]
+    assert os.fspath(spec.initial) == str(folder / reference)
+    assert spec.initial_display == os.path.normpath(str(folder / reference))
