@@ -117,8 +117,14 @@ def _read_benchmarks(specs: Sequence[BenchmarkSpec], config: str, files: SampleF
               for key, file in zip(keys, (spec.initial, spec.optimized), strict=False))
     with files.reading(wanted) as source:
         for index, (spec, keys) in enumerate(keyed, start=1):
-            found = [source(key, file) for key, file in
-                     zip(keys, (spec.initial, spec.optimized), strict=False)]
+            if not keys:
+                yield _read_benchmark(index, spec, [], config)
+                continue
+            # (A whole file is shown as its row shows it: its path normalised once.)
+            found = [source(keys[0], spec.initial, None if spec.initial_selection is not None
+                            else spec.initial_display),
+                     source(keys[1], spec.optimized, None if spec.optimized_selection
+                            is not None else spec.optimized_display)]
             yield _read_benchmark(index, spec, found, config)
 
 

@@ -71,10 +71,11 @@ class SampleFiles:
 
     @contextlib.contextmanager
     def reading(self, wanted: Iterable[tuple[FileKey, Path]]
-                ) -> Iterator[Callable[[FileKey, Path], SourceFile]]:
-        """For the block: a function giving the source of a file, read when first asked for.
-        ``wanted``: the files the block will ask for, in about that order (for the child
-        reading ahead, when none was given)."""
+                ) -> Iterator[Callable[[FileKey, str | Path, str | None], SourceFile]]:
+        """For the block: a function giving the source of a file, read when first asked for
+        (its key, its path, and how the path is shown when known: None, as given,
+        normalised). ``wanted``: the files the block will ask for, in about that order (for
+        the child reading ahead, when none was given)."""
         with contextlib.ExitStack() as stack:
             fetch = self.ahead
             if fetch is None:
@@ -85,12 +86,14 @@ class SampleFiles:
                 fetch = stack.enter_context(prefetching(
                     lambda: unread.values(), plain_digest, files=len(unread)))
 
-            def source(key: FileKey, file: Path) -> SourceFile:
+            def source(key: FileKey, file: str | Path, display: str | None = None
+                       ) -> SourceFile:
                 found = self._read.get(key)
                 if found is None:
                     content = fetch(file)
                     found = self._read[key] = (
-                        read_digest(file, content.payload) if type(content) is Digested
+                        read_digest(file, content.payload, display)
+                        if type(content) is Digested
                         else read_source(file, options=self.options, content=content))
                 return found
 

@@ -315,10 +315,12 @@ def plain_digest(file: str | Path, raw: bytes) -> bytes | None:
     return hashlib.sha256(raw).hexdigest().encode("ascii") + plain.tobytes()
 
 
-def read_digest(file: Path, digest: bytes) -> SourceFile:
-    """:func:`read_source` of a plain sample file from its :func:`plain_digest`."""
+def read_digest(file: str | Path, digest: bytes, display: str | None = None) -> SourceFile:
+    """:func:`read_source` of a plain sample file from its :func:`plain_digest`; ``display``:
+    how its path is shown, when known already (by default, as given, normalised)."""
     values = np.frombuffer(digest, dtype=float, offset=_HEX_DIGEST)
-    return _plain_source(_display_of(file), values, digest[:_HEX_DIGEST].decode("ascii"))
+    return _plain_source(_display_of(file) if display is None else display, values,
+                         digest[:_HEX_DIGEST].decode("ascii"))
 
 
 def _display_of(file: Path) -> str:
