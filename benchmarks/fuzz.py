@@ -452,7 +452,7 @@ def run_files(seed: Seed, files: dict[str, bytes], folder: Path,
                 continue
             for file, selection in ((spec.initial, spec.initial_selection),
                                     (spec.optimized, spec.optimized_selection)):
-                file.resolve()  # as the analysis does, to read each file once
+                Path(file).resolve()  # (a hostile path resolves without an error)
                 _read(file, selection, failures)
         if analyse:
             _analyse(folder / seed.target, failures)

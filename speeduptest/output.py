@@ -37,7 +37,7 @@ import secrets
 import signal
 import stat
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -46,6 +46,7 @@ from typing import BinaryIO
 from speeduptest import __version__
 from speeduptest.notices import elide
 from speeduptest.runtime.switching import quick_switches
+from speeduptest.runtime.writer_child import parts_for, write_parts
 
 FORMATS = ("html", "pdf", "json", "md", "csv", "tex")
 DEFAULT_FORMATS = ("html", "pdf", "json")
@@ -68,9 +69,14 @@ _SHOWN_WIDTH = 150
 @dataclass(frozen=True)
 class Streamed:
     """A report file's content made in blocks as it is written (a large results.json is
-    never whole in memory); each iteration makes the blocks anew."""
+    never whole in memory); each iteration makes the blocks anew. ``parts``, where the
+    content can be made in parts independently of each other: given a number of parts, a
+    function making each part's blocks (one after the other, the same bytes), and
+    ``entries``, the file's number of entries (:mod:`speeduptest.runtime.writer_child`)."""
 
     blocks: Callable[[], Iterable[bytes]]
+    parts: Callable[[int], Sequence[Callable[[], Iterable[bytes]]]] | None = None
+    entries: int = 0
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.blocks())
@@ -112,6 +118,9 @@ def _write_file(path: Path, content: FileContent) -> Fingerprint:
             with memoryview(content) as view:
                 while view:
                     view = view[handle.write(view):]
+        elif content.parts is not None:
+            write_parts(handle.fileno(), lambda blocks: _write_blocks(handle, blocks),
+                        content.parts(parts_for(content.entries)))
         else:
             _write_blocks(handle, content)
     fingerprint = _fingerprint(path)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from speeduptest.floats import special_values_expected
 from speeduptest.model.results import Results
 from speeduptest.output import FileContent, Streamed
-from speeduptest.render.json_results import render_json_blocks
+from speeduptest.render.json_results import render_json_blocks, render_json_pieces
 from speeduptest.runtime.parallel import default_workers, shared_worker_pool
 
 if TYPE_CHECKING:  # the renderers import jinja2: only when a format needs them
@@ -126,7 +126,10 @@ def render_formats(
     # results.json first: it is the quickest, and the one CI jobs read. Its blocks are
     # encoded as the report folder writes them (see render_json_blocks).
     if "json" in formats:
-        files["results.json"] = Streamed(functools.partial(render_json_blocks, results))
+        files["results.json"] = Streamed(
+            functools.partial(render_json_blocks, results),
+            parts=functools.partial(render_json_pieces, results),
+            entries=0 if results.several else len(results.pair.benchmarks))
     if ("html" in formats or "pdf" in formats) and results.several:
         from speeduptest.render.html import render_version_reports
 

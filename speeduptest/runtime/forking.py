@@ -1,17 +1,18 @@
-"""Child processes forked to take a share of the work (:mod:`speeduptest.runtime.prefetch` reads and
-parses files ahead): when a child may be forked at all, and starting and reaping one with
-the signals right.
+"""Child processes forked to take a share of the work (:mod:`speeduptest.runtime.prefetch`
+reads and parses files ahead, :mod:`speeduptest.runtime.bootstrap_child` computes the
+bootstrap, :mod:`speeduptest.runtime.writer_child` makes half of results.json): when a child
+may be forked at all, and starting, waiting for and reaping one with the signals right.
 
-Only early in a run: a child forked once the results exist shares their pages with this
-process, and each page that either then touches (a reference count changes) is copied, a
-costly fault on the benchmarks' virtual machine (half of results.json encoded by a child:
-10,000 benchmarks 0.08 s faster, 100,000 benchmarks 1 s slower; not kept).
+A child forked once the results exist shares their pages with this process, and each page
+that either then writes (a reference count changes) is copied, a costly fault on a virtual
+machine. The first two children are therefore forked early, while the process is small; the
+writer, forked at the end, touches only the pages of its half of the results and ends without
+taking anything apart (``os._exit``), and what it takes over is worth more than those copies
+(docs/performance.md).
 
-Not a mechanism of its own but the two children's: switched off (``SPEEDUPTEST_WITHOUT=forking``:
-no child at all), a run loses what :mod:`~speeduptest.runtime.prefetch` and
-:mod:`~speeduptest.runtime.bootstrap_child` buy together, 18% of the run at 10,000 pairs of 31
-values (2.26 s without, 1.85 s with; measured for issue 24 with
-``benchmarks/runtime_mechanisms.py``, see docs/performance.md)."""
+Not a mechanism of its own but the children's: switched off (``SPEEDUPTEST_WITHOUT=forking``:
+no child at all), a run loses what they buy together (see docs/performance.md's table, "What
+each runtime mechanism buys")."""
 
 from __future__ import annotations
 
@@ -45,6 +46,19 @@ class Child:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.stopped = False
+
+    def finished(self) -> bool:
+        """Wait for it to end by itself; whether it did its work (exit status 0). (Interrupted
+        meanwhile, the block of :func:`child_process` stops it.)"""
+        if self.stopped:
+            return False
+        try:
+            _, status = os.waitpid(self.pid, 0)
+        except ChildProcessError:  # reaped by someone else: what it did is not known
+            self.stopped = True
+            return False
+        self.stopped = True
+        return os.waitstatus_to_exitcode(status) == 0
 
     def stop(self) -> None:
         """Stop it (done, or abandoned on an interrupt) and wait for it. Ctrl-C is held

@@ -34,8 +34,8 @@ def _results(config: Path, out: Path, without: str | None) -> bytes:
 @pytest.mark.parametrize("config", ["config.example.csv", "samples/trufflesom-splitting/config.csv",
                                     "generated"])
 def test_all_switched_off_writes_the_same_results(config: str, tmp_path: Path) -> None:
-    # (generated: enough files and benchmarks for both children to start)
-    path = make_config(tmp_path, 1_100, 10) if config == "generated" else ROOT / config
+    # (generated: enough files and benchmarks for every child to start)
+    path = make_config(tmp_path, 2_100, 10) if config == "generated" else ROOT / config
     assert (_results(path, tmp_path / "on", None)
             == _results(path, tmp_path / "off", "all"))
 
