@@ -23,7 +23,7 @@ def _written(path: Path, parts) -> bytes:
             for block in blocks:
                 handle.write(block)
 
-        write_parts(handle.fileno(), write, parts)
+        write_parts(handle.fileno(), write, parts, path.parent)
     return path.read_bytes()
 
 
