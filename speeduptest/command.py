@@ -39,10 +39,8 @@ def entry_point() -> int:
     try:
         try:
             _tell_ready()
-            from speeduptest.runtime.heap import pad_heap
             from speeduptest.runtime.lazy_numpy import defer_numpy_submodules
 
-            pad_heap()  # before numpy allocates (fewer page faults between batches)
             defer_numpy_submodules()  # before scipy loads (its imports ~60 ms shorter)
             from speeduptest.cli import console_main
 

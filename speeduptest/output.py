@@ -120,7 +120,8 @@ def _write_file(path: Path, content: FileContent) -> Fingerprint:
                     view = view[handle.write(view):]
         elif content.parts is not None:
             write_parts(handle.fileno(), lambda blocks: _write_blocks(handle, blocks),
-                        content.parts(parts_for(content.entries)), path.parent)
+                        content.parts(parts_for(content.entries)), path.parent,
+                        _TEMPORARY_PREFIX)
         else:
             _write_blocks(handle, content)
     fingerprint = _fingerprint(path)

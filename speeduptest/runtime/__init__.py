@@ -26,7 +26,6 @@ MECHANISMS = {
     "forking": "no child is forked (prefetch and bootstrap_child both off)",
     "nocycles": "the cycle collector left as it is; the results freed at exit",
     "switching": "the interpreter's switch interval left as it is (5 ms)",
-    "heap": "glibc's heap left as it is: given back and faulted in again batch by batch",
     "writer_child": "this process makes every part of results.json, no child the second",
 }
 

@@ -19,11 +19,11 @@ not raise SIGPIPE, in a host program that does not ignore it.)
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=bootstrap_child``, whose plain
 path is the thread beside the tests, with :mod:`speeduptest.runtime.switching`'s quick
 hand-overs; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs paired
-with a run as it is, 2-core machine): 7.6% of the run at 10,000 pairs of 31 values (2.19 s
-without, 2.04 s with; quartiles of the gain over 7 rounds +6.7% to +9.9%), now that a
-streamed batch's effect sizes are finished after the next batch is read rather than waited
-for; 4.6% and 5.0% in two series at 100,000 before that change (16.1-16.3 s without,
-15.1-15.3 s with). Against a thread at the interpreter's 5 ms switch interval
+with a run as it is, 2-core machine): 8.8% of the run at 10,000 pairs of 31 values (2.00 s
+without, 1.82 s with; quartiles of the gain over 7 rounds +8.2% to +10.3%); 4.6% and 5.0% in
+two series at 100,000 with commit a7e5baa, before a streamed batch's effect sizes were
+finished after the next batch is read (16.1-16.3 s without, 15.1-15.3 s with). Against a
+thread at the interpreter's 5 ms switch interval
 (``SPEEDUPTEST_WITHOUT=bootstrap_child,switching``): 11% at 10,000 pairs (2.07 s without,
 before that change).
 """

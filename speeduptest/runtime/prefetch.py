@@ -33,8 +33,9 @@ cores (SCHED_IDLE, :func:`_yield_cores`); the caller never waits long for it (se
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=prefetch``, whose plain path is
 the caller making the system calls and parsing every file itself;
 ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs paired with a run as it
-is, 2-core machine): 16% of the run at 10,000 pairs of 31 values (2.18 s without, 1.85 s
-with), 19% at 100,000 (18.4 s without, 15.1 s with).
+is, 2-core machine): 19.0% of the run at 10,000 pairs of 31 values (2.23 s without, 1.82 s
+with; quartiles over 7 rounds 16.7-19.7%), 19% at 100,000 (18.4 s without, 15.1 s with,
+measured with commit a7e5baa).
 """
 
 from __future__ import annotations

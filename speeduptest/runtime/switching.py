@@ -5,8 +5,8 @@ writer thread (:mod:`speeduptest.output`).
 
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=switching``: the interpreter's
 5 ms; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs paired with a
-run as it is, 2-core machine): as the command runs where it can fork, little (+2.1% at 10,000
-pairs of 31 values, quartiles over 7 rounds +0.7% to +3.7%; -0.7% at 100,000, within the
+run as it is, 2-core machine): as the command runs where it can fork, nothing (+0.4% at 10,000
+pairs of 31 values, quartiles over 7 rounds -4.8% to +1.2%; -0.7% at 100,000, within the
 noise: the bootstrap runs in the child); below issue 24's bar of 5%. On the thread path (the
 bootstrap child switched off, as where no child can be had: a host program with threads of
 its own), 7% of the run at 10,000 pairs (2.07 s without, 1.93 s with): the bootstrap child

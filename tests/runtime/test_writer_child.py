@@ -23,7 +23,7 @@ def _written(path: Path, parts) -> bytes:
             for block in blocks:
                 handle.write(block)
 
-        write_parts(handle.fileno(), write, parts, path.parent)
+        write_parts(handle.fileno(), write, parts, path.parent, ".speeduptest-tmp-")
     return path.read_bytes()
 
 
