@@ -119,10 +119,8 @@ class Experiment:
         """``version`` against the baseline on ``benchmark``: what the two-sample analysis
         takes; None where the version has no such benchmark and nothing is wrong (a file of
         ``compare`` without it)."""
-        errors = benchmark.errors
-        if benchmark.version_errors:
-            errors += (benchmark.version_errors[self.baseline]
-                       + benchmark.version_errors[version])
+        errors = (benchmark.errors + benchmark.errors_of(self.baseline)
+                  + benchmark.errors_of(version))
         base, other = benchmark.samples[self.baseline], benchmark.samples[version]
         if not errors and (base is None or other is None):
             return None

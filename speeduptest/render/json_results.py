@@ -357,7 +357,8 @@ def render_json_blocks(results: Results) -> Iterator[bytes]:
     if results.several:
         yield _versions_json(results)  # (a few benchmarks: one block)
         return
-    yield from _blocks(results, 0, len(results.pair.benchmarks), opening=True, closing=True)
+    yield from _blocks(results, _head(results), 0, len(results.pair.benchmarks), opening=True,
+                       closing=True)
 
 
 def render_json_pieces(results: Results, pieces: int) -> list[Callable[[], Iterator[bytes]]]:
@@ -366,23 +367,30 @@ def render_json_pieces(results: Results, pieces: int) -> list[Callable[[], Itera
     same bytes. (Several versions: one part.)"""
     if results.several:
         return [functools.partial(render_json_blocks, results)]
-    count = len(results.pair.benchmarks)
+    count, head = len(results.pair.benchmarks), _head(results)
     ends = [count * part // pieces for part in range(pieces + 1)]
-    return [functools.partial(_blocks, results, start, stop, opening=part == 0,
+    return [functools.partial(_blocks, results, head, start, stop, opening=part == 0,
                               closing=part == pieces - 1)
             for part, (start, stop) in enumerate(itertools.pairwise(ends))]
 
 
-def _blocks(results: Results, start: int, stop: int, opening: bool, closing: bool
-            ) -> Iterator[bytes]:
-    """The blocks of results.json of two versions from the entry of benchmark ``start`` up to
-    that of ``stop`` (a comma before them unless ``start`` is 0): after the document's head
-    with ``opening``, before its end with ``closing``."""
+#: Where the benchmarks go in the document's head: the first "benchmarks":null is the
+#: top-level key (quotes inside strings are escaped).
+_MARKER = b'"benchmarks":null'
+
+
+def _head(results: Results) -> bytes:
+    """results.json of two versions with ``"benchmarks":null`` in place of the benchmarks."""
+    return orjson.dumps(_document(results), option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
+
+
+def _blocks(results: Results, head: bytes, start: int, stop: int, opening: bool,
+            closing: bool) -> Iterator[bytes]:
+    """The blocks of results.json of two versions (``head``: :func:`_head`) from the entry of
+    benchmark ``start`` up to that of ``stop`` (a comma before them unless ``start`` is 0):
+    after the document's head with ``opening``, before its end with ``closing``."""
     benchmarks = results.pair.benchmarks
-    head = orjson.dumps(_document(results), option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
-    # The first "benchmarks":null is the top-level key: quotes inside strings are escaped.
-    marker = b'"benchmarks":null'
-    cut = head.index(marker)
+    cut = head.index(_MARKER)
     block = bytearray()
     if opening:
         block += head[:cut]
@@ -408,7 +416,7 @@ def _blocks(results: Results, start: int, stop: int, opening: bool, closing: boo
                 more = False
                 if closing:
                     block += b"]"
-                    block += head[cut + len(marker):]
+                    block += head[cut + len(_MARKER):]
         if block:
             yield bytes(block)
         block.clear()

@@ -49,16 +49,25 @@ class Child:
 
     def finished(self) -> bool:
         """Wait for it to end by itself; whether it did its work (exit status 0). (Interrupted
-        meanwhile, the block of :func:`child_process` stops it.)"""
+        meanwhile, the block of :func:`child_process` stops it.) It is waited for without
+        being reaped, then reaped with Ctrl-C held: an interrupt between the two would have
+        :meth:`stop` signal a process number that may already be another's."""
         if self.stopped:
             return False
         try:
-            _, status = os.waitpid(self.pid, 0)
+            os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)
         except ChildProcessError:  # reaped by someone else: what it did is not known
             self.stopped = True
             return False
-        self.stopped = True
-        return os.waitstatus_to_exitcode(status) == 0
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            _, status = os.waitpid(self.pid, 0)  # (ended: at once)
+            return os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:
+            return False
+        finally:
+            self.stopped = True
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
     def stop(self) -> None:
         """Stop it (done, or abandoned on an interrupt) and wait for it. Ctrl-C is held

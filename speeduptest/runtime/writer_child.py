@@ -16,9 +16,12 @@ process makes the second part itself: the bytes are the same either way
 (``tests/runtime/test_runtime_switches.py``).
 
 It costs memory: each page either process writes while both live is copied, about 30% of
-the run's memory at its peak (:func:`_room_for_copies`). Only for files of at least
-:data:`MIN_ENTRIES` entries (forking costs a few milliseconds), and where the system has the
-memory for it.
+the run's memory at its peak (:func:`_room_for_copies`); and room on the report's file system
+for the second half twice for a moment (in the unnamed file and in the report). Only for
+files of at least :data:`MIN_ENTRIES` entries (forking costs a few milliseconds), where a child
+can be forked and the system (and the process's control group) has the memory for it. Where
+the copy finds no room, the report is cut back to its first part and this process makes the
+second: a run that fits without the child fits with it.
 
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=writer_child``: this process
 makes every part; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs
@@ -30,12 +33,13 @@ pairs in two series (1.89-1.91 s without, 1.82-1.84 s with).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from speeduptest.runtime import without
-from speeduptest.runtime.forking import child_process
+from speeduptest.runtime.forking import can_fork, child_process
 
 #: Entries below which a file is made in one process (results.json: one per benchmark).
 MIN_ENTRIES = 2_000
@@ -43,23 +47,32 @@ MIN_ENTRIES = 2_000
 #: A part of a file: a function making its blocks.
 Part = Callable[[], Iterable[bytes]]
 
+#: What ``sendfile`` says when it cannot copy between two files (then copied by reading).
+_NO_SENDFILE = {errno.EINVAL, errno.ENOSYS, errno.EXDEV, errno.EOPNOTSUPP}
+
+#: Where a control group states its limit and use of memory (cgroup v2, then v1).
+_CGROUP_MEMORY = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                  ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                   "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+
 
 def parts_for(entries: int) -> int:
     """In how many parts a file of ``entries`` entries is made: 2 (this process and a child),
-    or 1 (switched off, ``SPEEDUPTEST_WITHOUT=writer_child``, too few entries, or too little
-    memory for the copies, :func:`_room_for_copies`)."""
-    if entries < MIN_ENTRIES or without("writer_child") or not _room_for_copies():
+    or 1 (switched off, ``SPEEDUPTEST_WITHOUT=writer_child``, too few entries, no child to
+    be had, or too little memory for the copies, :func:`_room_for_copies`)."""
+    if (entries < MIN_ENTRIES or without("writer_child") or not can_fork()
+            or not _room_for_copies()):
         return 1
     return 2
 
 
 def _room_for_copies() -> bool:
-    """Whether the system has memory available for a copy of every page of this process:
-    the most that the child's and this process's writes to their shared pages can copy
-    (measured: about 30% of it, the private memory of all the processes of a run at its peak
-    10,000 benchmarks 191 -> 253 MiB, 100,000 benchmarks 1.44 -> 1.83 GiB). Linux's
-    ``MemAvailable`` against this process's resident pages; False where either cannot be
-    read."""
+    """Whether there is memory available for a copy of every page of this process: the most
+    that the child's and this process's writes to their shared pages can copy (measured:
+    about 30% of it, the private memory of all the processes of a run at its peak 10,000
+    benchmarks 191 -> 253 MiB, 100,000 benchmarks 1.44 -> 1.83 GiB). Linux's
+    ``MemAvailable``, and the process's control group's limit less its use where it has one,
+    against this process's resident pages; False where these cannot be read."""
     try:
         with open("/proc/self/statm") as statm:
             resident = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
@@ -68,6 +81,15 @@ def _room_for_copies() -> bool:
                              if line.startswith("MemAvailable:"))
     except (OSError, ValueError, IndexError, StopIteration):
         return False
+    for limit_file, use_file in _CGROUP_MEMORY:
+        try:
+            with open(limit_file) as limit, open(use_file) as use:
+                limit_text, used = limit.read().strip(), int(use.read())
+        except (OSError, ValueError):
+            continue
+        if limit_text.isdigit():  # ("max": no limit)
+            available = min(available, int(limit_text) - used)
+        break
     return available > resident
 
 
@@ -83,13 +105,19 @@ def write_parts(descriptor: int, write: Callable[[Iterable[bytes]], None],
             write(part())
         return
     first, second = parts
+    copied = False
     with _unnamed_file(folder, prefix) as aside, child_process(
             lambda: _write_all(aside, second())) as child:
         write(first())
-        made = child is not None and child.finished()
-        if made:
-            _copy(aside, descriptor)
-    if not made:  # (no child, or it failed: made here, the same bytes)
+        if child is not None and child.finished():
+            end = os.lseek(descriptor, 0, os.SEEK_CUR)
+            try:
+                _copy(aside, descriptor)
+                copied = True
+            except OSError:  # (no room for both copies of the second part: the report is
+                os.ftruncate(descriptor, end)  # cut back, the unnamed file closed below)
+                os.lseek(descriptor, end, os.SEEK_SET)
+    if not copied:  # (no child, it failed, or no room to copy: made here, the same bytes)
         write(second())
 
 
@@ -97,8 +125,8 @@ def write_parts(descriptor: int, write: Callable[[Iterable[bytes]], None],
 def _unnamed_file(folder: str | os.PathLike[str], prefix: str) -> Iterator[int]:
     """A file without a name in ``folder`` (``O_TMPFILE``; where the system has none, one
     named ``prefix``… whose name is removed at once), closed, and so gone, at the end of the
-    block. On the disk rather than in memory: its pages are the system's cache, which it can
-    write out."""
+    block. Where the folder's file system keeps its files on a disk, their pages are the
+    system's cache, which it can write out (on a tmpfs they are memory)."""
     with tempfile.TemporaryFile(dir=folder, prefix=prefix) as unnamed:
         yield unnamed.fileno()
 
@@ -111,16 +139,19 @@ def _write_all(descriptor: int, blocks: Iterable[bytes]) -> None:
 
 
 def _copy(source: int, target: int) -> None:
-    """The content of ``source`` appended at ``target``'s position, by the kernel."""
+    """The content of ``source`` appended at ``target``'s position, by the kernel (by reading
+    it where ``sendfile`` cannot copy between them); OSError where it cannot be written."""
     size = os.fstat(source).st_size
     offset = 0
     while offset < size:
         try:
             sent = os.sendfile(target, source, offset, size - offset)
-        except OSError:  # (no sendfile between these two: through this process)
+        except OSError as error:
+            if error.errno not in _NO_SENDFILE:
+                raise
             os.lseek(source, offset, os.SEEK_SET)
             _write_all(target, iter(lambda: os.read(source, 1 << 20), b""))
             return
         if not sent:
-            raise OSError("the part written by the child was cut short")
+            raise OSError(errno.EIO, "the part written by the child was cut short")
         offset += sent

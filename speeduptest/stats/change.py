@@ -241,7 +241,8 @@ def _reason(why: str, low: float, high: float, confidence: float, label: str, wi
         interval += f" ({_OPEN['high' if high == math.inf else 'low']})"
     # Only the sentence that is said is written out (10,000 benchmarks: one each).
     if why in ("above", "below", "within"):
-        lower_text, upper_text = _band_texts(lower, upper, low, high)
+        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
+                                                            if 0 < end < math.inf])
         sentence = (f"{interval} lies above {upper_text}" if why == "above" else
                     f"{interval} lies below {lower_text}" if why == "below" else
                     f"{interval} lies within the threshold, {lower_text} to {upper_text}")
@@ -250,27 +251,11 @@ def _reason(why: str, low: float, high: float, confidence: float, label: str, wi
     elif why == "includes-1":
         sentence = f"{interval} includes 1"
     else:  # spans-edge
-        lower_text, upper_text = _band_texts(lower, upper, low, high)
+        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
+                                                            if 0 < end < math.inf])
         sentence = (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
                     "and beyond it")
     return sentence + widened
-
-
-def _band_texts(lower: float, upper: float, low: float, high: float) -> tuple[str, str]:
-    """:func:`bound_texts` of the threshold band (``lower``, ``upper``) next to an interval's
-    ends: the band's four digits (the same for every benchmark of a run: made once) unless
-    they do not tell it apart from the ends or from each other."""
-    texts = _four_digits(lower, upper)
-    ends = [end for end in (low, high) if 0 < end < math.inf]
-    if texts[0] != texts[1] and lower != upper and not any(
-            f"{end:.4g}" in texts for end in ends):
-        return texts
-    return bound_texts(lower, upper, ends)
-
-
-@functools.lru_cache(maxsize=8)
-def _four_digits(lower: float, upper: float) -> tuple[str, str]:
-    return f"{lower:.4g}", f"{upper:.4g}"
 
 
 def decide_calls(
