@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+import speeduptest.runtime.writer_child as writer_child
 from speeduptest.analysis.run import analyse_config
 from speeduptest.model.settings import Settings
 from speeduptest.render.json_results import render_json_blocks, render_json_pieces
 from speeduptest.runtime import WITHOUT_VARIABLE
-import speeduptest.runtime.writer_child as writer_child
 from speeduptest.runtime.writer_child import MIN_ENTRIES, parts_for, write_parts
 
 ROOT = Path(__file__).parents[2]
