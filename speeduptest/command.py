@@ -39,9 +39,6 @@ def entry_point() -> int:
     try:
         try:
             _tell_ready()
-            from speeduptest.runtime.lazy_numpy import defer_numpy_submodules
-
-            defer_numpy_submodules()  # before scipy loads (its imports ~60 ms shorter)
             from speeduptest.cli import console_main
 
             status = console_main()
