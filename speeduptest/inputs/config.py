@@ -508,7 +508,8 @@ def read_config(path: Path, status: Callable[[str], Found | None] | None = None)
             optimized_display=paths["optimized"][1],
             weight=weight,
             alpha=alpha,
-            errors=tuple(InputError(str(path), line, message) for message in errors),
+            errors=() if not errors else tuple(InputError(str(path), line, message)
+                                               for message in errors),
             initial_selection=paths["initial"][2],
             optimized_selection=paths["optimized"][2],
             initial_key=paths["initial"][3],

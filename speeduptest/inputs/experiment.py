@@ -122,8 +122,14 @@ class Experiment:
         errors = (benchmark.errors + benchmark.errors_of(self.baseline)
                   + benchmark.errors_of(version))
         base, other = benchmark.samples[self.baseline], benchmark.samples[version]
-        if not errors and (base is None or other is None):
-            return None
+        if not errors:
+            if base is None or other is None:
+                return None
+            # (Both samples, no error: nearly every benchmark; 10,000 of them, 10 ms less.)
+            return BenchmarkSpec(
+                benchmark.name, benchmark.line, base.file, other.file, base.display,
+                other.display, benchmark.weight, benchmark.alpha, (), base.selection,
+                other.selection, base.key, other.key, benchmark.unit)
         return BenchmarkSpec(
             name=benchmark.name, line=benchmark.line,
             initial=base.file if base else None, optimized=other.file if other else None,
