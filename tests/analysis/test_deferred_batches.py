@@ -1,8 +1,7 @@
 """A streamed batch's effect sizes wait for its bootstrap while the next batch is read and
 checked (analysis.benchmarks._complete_deferred): with the bootstrap child, runs streamed that way
 write the results.json of a run that reads every benchmark first, and each batch is
-finished once the next one is read and checked. (A batch is checked once the next is read:
-the checks child does its checks' array work meanwhile.)"""
+finished once the next one is read and checked."""
 
 from __future__ import annotations
 
@@ -27,8 +26,8 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis, "SERIAL_BATCH", 128)
     config = make_config(tmp_path, 700, 12, seed=8)  # (a bootstrap child from 500 on)
     events: list[tuple[str, int]] = []
-    steps, finish, done = (analysis._analysis_steps, analysis._complete_deferred,
-                           analysis._Checking.done)
+    steps, finish, transformed = (analysis._analysis_steps, analysis._complete_deferred,
+                                  analysis._transformed)
 
     def started(settings, forced, pairs, helper=None):
         assert helper is not None
@@ -40,12 +39,12 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
             events.append(("finished", deferred[0][0].index))
         return finish(deferred, collected)
 
-    def checked(self, *arguments):
-        if self.pairs:
-            events.append(("checked", self.pairs[0].index))
-        return done(self, *arguments)
+    def checked(pairs, *arguments):
+        if pairs:
+            events.append(("checked", pairs[0].index))
+        return transformed(pairs, *arguments)
 
-    monkeypatch.setattr(analysis._Checking, "done", checked)
+    monkeypatch.setattr(analysis, "_transformed", checked)
     monkeypatch.setattr(analysis, "_analysis_steps", started)
     monkeypatch.setattr(analysis, "_complete_deferred", finished)
     streamed = _results_json(config, tmp_path / "streamed", monkeypatch, True)
