@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from speeduptest.analysis.transforms import MIN_VALUES, RUN_STEPS, ReadPair
+from speeduptest.analysis.transforms import MIN_VALUES, RUN_STEPS, MeasurementChecks, ReadPair
 from speeduptest.analysis.validity import (
     power_of_thousand,
     run_notice,
@@ -42,6 +42,7 @@ from speeduptest.model.results import (
 )
 from speeduptest.notices import counted, plural
 from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
+from speeduptest.runtime.checks_child import ChecksChild, checks_child
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
@@ -79,6 +80,7 @@ from speeduptest.stats.protocol import (
     summarise_rows,
     tie_free_rows,
 )
+from speeduptest.stats.steady import RowChecks, SeriesMatrix
 
 Progress = Callable[[int, int, str], None]
 
@@ -164,9 +166,22 @@ def _transformed(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], confi
     """The pairs as the experiment's ``transforms`` leave them, each step run over all of
     them together (:mod:`speeduptest.analysis.transforms`); their benchmarks get what was
     found. A pair that a step cannot take becomes its benchmark's error."""
+    return _recorded(_stepped(pairs, benchmarks, config, transforms), benchmarks)
+
+
+def _stepped(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str,
+             transforms: Sequence[Transform],
+             checked: Callable[[], list[tuple[SeriesMatrix, RowChecks]]] | None = None
+             ) -> list[ReadPair]:
+    """:func:`_transformed` but for what the benchmarks get of it (:func:`_recorded`);
+    ``checked``: the measurement checks' array work, computed beside (:class:`_Checking`)."""
     for transform in transforms:
+        if checked is not None and isinstance(transform, MeasurementChecks):
+            found = transform(pairs, checked())
+        else:
+            found = transform(pairs)
         usable = []
-        for pair, changed in zip(pairs, transform(pairs), strict=True):
+        for pair, changed in zip(pairs, found, strict=True):
             if not isinstance(changed, str) and not isinstance(transform, RUN_STEPS):
                 changed = _enough_left(changed, transform)
             if isinstance(changed, str):
@@ -177,6 +192,11 @@ def _transformed(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], confi
             else:
                 usable.append(changed)
         pairs = usable
+    return pairs
+
+
+def _recorded(pairs: list[ReadPair], benchmarks: list[BenchmarkResult]) -> list[ReadPair]:
+    """``pairs``, their benchmarks given what the steps found (unit, checks, warnings)."""
     for pair in pairs:
         # (the benchmark's entry is still being built: set in place, 10 µs less than a copy)
         benchmark = benchmarks[pair.index - 1]
@@ -185,6 +205,47 @@ def _transformed(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], confi
         if pair.notices:
             benchmark.input_notices += pair.notices
     return pairs
+
+
+@dataclass
+class _Checking:
+    """A streamed batch whose measurement checks' array work a child does while the batch
+    before is analysed: the steps before the checks done, the rest to do once the child
+    answers (:meth:`done`)."""
+
+    pairs: list[ReadPair]
+    rest: Sequence[Transform]  # the checks, then the steps after them
+    checked: Callable[[], list[tuple[SeriesMatrix, RowChecks]]] | None
+
+    @classmethod
+    def sent(cls, pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str,
+             transforms: Sequence[Transform], child: ChecksChild | None) -> _Checking:
+        """The batch ``pairs`` through the steps before the measurement checks, and the
+        checks' matrices sent to ``child`` (None, or no checks: all is done by :meth:`done`)."""
+        checks = next((position for position, transform in enumerate(transforms)
+                       if isinstance(transform, MeasurementChecks)), None)
+        if child is None or checks is None:
+            return cls(pairs, transforms, None)
+        pairs = _stepped(pairs, benchmarks, config, transforms[:checks])
+        step = transforms[checks]
+        assert isinstance(step, MeasurementChecks)
+        matrices = step.series(pairs)
+        answer = child.submit([matrix.rows for matrix in matrices], step.trend)
+        return cls(pairs, transforms[checks:], lambda: list(zip(matrices, answer(),
+                                                                 strict=True)))
+
+    def taken(self) -> _Checking:
+        """The batch, with the child's answer taken: before the child is sent another (one
+        request at a time, see array_child)."""
+        if self.checked is not None:
+            found = self.checked()
+            self.checked = lambda: found
+        return self
+
+    def done(self, benchmarks: list[BenchmarkResult], config: str) -> list[ReadPair]:
+        """The batch as the steps leave it, its benchmarks given what they found."""
+        return _recorded(_stepped(self.pairs, benchmarks, config, self.rest, self.checked),
+                         benchmarks)
 
 
 def _enough_left(pair: ReadPair, step: Transform) -> ReadPair | str:
@@ -706,9 +767,9 @@ def analyse_benchmarks(
     (:func:`speeduptest.analysis.transforms.prepared`). Every spec has its α
     (:func:`speeduptest.inputs.experiment.with_run_alpha`). ``label`` (the config, or the
     files compared) is where the errors of a benchmark's config line are said to be."""
-    with _bootstrap_helper(len(specs)) as helper:
+    with _bootstrap_helper(len(specs)) as helper, _checks_helper(len(specs)) as checker:
         return _analyse_benchmarks(specs, settings, label, progress, workers, extra_files,
-                                   files, helper, transforms)
+                                   files, helper, checker, transforms)
 
 
 #: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
@@ -724,10 +785,17 @@ def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
     return bootstrap_child() if benchmarks >= MIN_BOOTSTRAP_CHILD else contextlib.nullcontext()
 
 
+def _checks_helper(benchmarks: int) -> contextlib.AbstractContextManager[ChecksChild | None]:
+    """The child that does the measurement checks' array work of a streamed run of about so
+    many benchmarks, one batch ahead (see checks_child), forked beside the bootstrap one."""
+    return checks_child() if benchmarks >= STREAMED_FROM else contextlib.nullcontext()
+
+
 def _analyse_benchmarks(
     specs: Sequence[BenchmarkSpec], settings: Settings, label: str,
     progress: Progress | None, workers: int | None, extra_files: Sequence[InputFile],
-    files: SampleFiles, helper: BootstrapChild | None, transforms: Sequence[Transform],
+    files: SampleFiles, helper: BootstrapChild | None, checker: ChecksChild | None,
+    transforms: Sequence[Transform],
 ) -> Analysed:
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
@@ -747,28 +815,44 @@ def _analyse_benchmarks(
     # the child's answers, ~10 ms a batch, when it took them at once).
     deferred: tuple[list[ReadPair], Iterator[None]] | None = None
     aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
+
+    def analyse_streamed(batch: list[ReadPair]) -> None:
+        """A streamed batch, checked, analysed but for its effect sizes (``deferred``)."""
+        nonlocal deferred
+        usable = _with_mean_ratios(batch, benchmarks, label)
+        pairs.extend(usable)
+        heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
+        light, rare = _common_and_rare(light)
+        aside.extend(heavy + rare)
+        if light:  # (weights enter only the bootstrap aggregate, never streamed)
+            ready = [plan.ready(pair, 1.0) for pair in light]
+            _complete_deferred(deferred, collected)
+            steps = _analysis_steps(plan.settings, bootstrap_forced, ready, helper)
+            next(steps)
+            deferred = (ready, steps)
+            if helper is None:  # (a thread computes the bootstrap: not left running)
+                _complete_deferred(deferred, collected)
+                deferred = None
+
+    # A streamed batch is checked one batch late: the checks child does the array work of
+    # its checks while the batch before it is analysed.
+    checking: _Checking | None = None
     with contextlib.closing(_read_benchmarks(specs, label, files)) as read:
         for result, pair in read:
             benchmarks.append(result)
             if pair is not None:
                 waiting.append(pair)
             if streamed and len(waiting) == SERIAL_BATCH:
-                checked = _transformed(waiting, benchmarks, label, transforms)
-                usable = _with_mean_ratios(checked, benchmarks, label)
-                pairs += usable
+                before, checking = checking and checking.taken(), _Checking.sent(
+                    waiting, benchmarks, label, transforms, checker)
                 waiting = []
-                heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
-                light, rare = _common_and_rare(light)
-                aside += heavy + rare
-                if light:  # (weights enter only the bootstrap aggregate, never streamed)
-                    batch = [plan.ready(pair, 1.0) for pair in light]
-                    _complete_deferred(deferred, collected)
-                    steps = _analysis_steps(plan.settings, bootstrap_forced, batch, helper)
-                    next(steps)
-                    deferred = (batch, steps)
-                    if helper is None:  # (a thread computes the bootstrap: not left running)
-                        _complete_deferred(deferred, collected)
-                        deferred = None
+                if before is not None:
+                    analyse_streamed(before.done(benchmarks, label))
+                if checker is None:  # (nothing computed beside: checked now)
+                    analyse_streamed(checking.done(benchmarks, label))
+                    checking = None
+    if checking is not None:
+        analyse_streamed(checking.done(benchmarks, label))
     checked = _transformed(waiting, benchmarks, label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, label)
     _complete_deferred(deferred, collected)

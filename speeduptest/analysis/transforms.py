@@ -28,11 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from speeduptest.analysis.resolution import Resolutions, TimerResolution
-from speeduptest.analysis.validity import check_pairs
+from speeduptest.analysis.validity import check_pairs, series_of
 from speeduptest.inputs.config import UNITS
 from speeduptest.inputs.experiment import Experiment, Transform, with_run_alpha
 from speeduptest.model.results import Notice, Settings, SideValidity
 from speeduptest.stats.hierarchy import Hierarchy
+from speeduptest.stats.steady import RowChecks, SeriesMatrix, trends_checked
 
 #: The fewest top-level units a side needs, as read and after the transforms.
 MIN_VALUES = 3
@@ -95,10 +96,14 @@ class MeasurementChecks:
     dependence: str
     min_values: int = MIN_VALUES
 
-    def __call__(self, pairs: Sequence[ReadPair]) -> list[ReadPair | str]:
+    def __call__(self, pairs: Sequence[ReadPair],
+                 checked: Sequence[tuple[SeriesMatrix, RowChecks]] | None = None
+                 ) -> list[ReadPair | str]:
+        """The pairs checked; ``checked``: each matrix of :meth:`series` with its
+        ``row_checks``, computed elsewhere (None: here)."""
         found = check_pairs([(pair.initial, pair.optimized) for pair in pairs], self.warmup,
                             self.dependence, self.min_values,
-                            tools=[pair.tools for pair in pairs])
+                            tools=[pair.tools for pair in pairs], checked=checked)
         changed: list[ReadPair | str] = []
         for pair, checked in zip(pairs, found, strict=True):
             if isinstance(checked, str):
@@ -110,6 +115,18 @@ class MeasurementChecks:
                 pair.notices += checked.notices
             changed.append(pair)
         return changed
+
+    def series(self, pairs: Sequence[ReadPair]) -> list[SeriesMatrix]:
+        """The matrices of series whose array work the checks of ``pairs`` do: each one's
+        ``row_checks(matrix.rows, self.trend)`` is what :meth:`__call__` takes with it as
+        ``checked``."""
+        return series_of([(pair.initial, pair.optimized) for pair in pairs])
+
+    @property
+    def trend(self) -> bool:
+        """Whether the matrices' rows get Mann–Kendall's tests
+        (:func:`speeduptest.stats.steady.trends_checked`)."""
+        return trends_checked(self.warmup)
 
 
 #: The run's own steps, made by :func:`prepared` from its settings.

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from speeduptest.notices import Notice, counted, first_names, tally
 from speeduptest.stats.hierarchy import Hierarchy
-from speeduptest.stats.steady import SideValidity, WarmupError, check_sides
+from speeduptest.stats.steady import (
+    RowChecks,
+    SeriesMatrix,
+    SideValidity,
+    WarmupError,
+    check_sides,
+    plain_series,
+)
 
 ROLES = ("initial", "optimized")
 
@@ -32,22 +39,35 @@ class CheckedSides:
 
 
 def check_pairs(pairs: Sequence[tuple[Hierarchy, Hierarchy]], warmup: str, dependence: str,
-                min_values: int, tools: Sequence[tuple[str, str]] | None = None
+                min_values: int, tools: Sequence[tuple[str, str]] | None = None,
+                checked: Sequence[tuple[SeriesMatrix, RowChecks]] | None = None,
                 ) -> list[CheckedSides | str]:
     """Both sides of each pair (initial, optimized) checked, all of them together
     (:func:`speeduptest.stats.steady.check_sides`), or why a pair cannot be analysed after
     the check (``--warmup N`` leaves too few values). ``tools``: the formats of each pair's
-    files, which some warnings take into account."""
-    # A sample in several pairs (the baseline of several versions) is checked once.
-    unique = {id(side): side for pair in pairs for side in pair}
-    checked = dict(zip(unique, check_sides(list(unique.values()), warmup, dependence),
-                       strict=True))
+    files, which some warnings take into account. ``checked``: each matrix of :func:`series_of`
+    the pairs with its ``row_checks``, computed elsewhere; None: computed here."""
+    unique = _unique_sides(pairs)
+    checked_sides = dict(zip(unique, check_sides(list(unique.values()), warmup, dependence,
+                                                 checked), strict=True))
     found: list[CheckedSides | str] = []
     for position, (initial, optimized) in enumerate(pairs):
-        sides = (checked[id(initial)], checked[id(optimized)])
+        sides = (checked_sides[id(initial)], checked_sides[id(optimized)])
         found.append(_both(sides, warmup, min_values,
                            tools[position] if tools is not None else ("", "")))
     return found
+
+
+def series_of(pairs: Sequence[tuple[Hierarchy, Hierarchy]]) -> list[SeriesMatrix]:
+    """The matrices of series whose array work :func:`check_pairs` does (or takes as
+    ``checked``): :func:`speeduptest.stats.steady.plain_series` of the pairs' sides."""
+    return plain_series(list(_unique_sides(pairs).values()))
+
+
+def _unique_sides(pairs: Sequence[tuple[Hierarchy, Hierarchy]]) -> dict[int, Hierarchy]:
+    """The pairs' sides, each once: a sample in several pairs (the baseline of several
+    versions) is checked once."""
+    return {id(side): side for pair in pairs for side in pair}
 
 
 def _both(sides: tuple, warmup: str, min_values: int, tools: tuple[str, str]

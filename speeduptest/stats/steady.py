@@ -726,95 +726,150 @@ def check_side(sample: Hierarchy, warmup: str = "auto", dependence: str = "batch
 
 
 def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
-                dependence: str = "batch") -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
+                dependence: str = "batch", checked: Sequence[RowChecks] | None = None
+                ) -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
     """Check each sample's series and give the sample to analyse: its warm-ups dropped as
     ``warmup`` asks (``auto``: each invocation's detected warm-up, ``none``, or a number of
     values), and for a one-level sample of dependent values, its batches (``dependence``
     ``batch``; ``ignore``: the values as they are); or the :class:`WarmupError` when
     ``warmup`` leaves one of its invocations without values. The series of all the samples
-    are checked together, those of equal length as one matrix."""
-    return _check_sides(samples, warmup, dependence)
+    are checked together, those of equal length as one matrix.
+
+    ``checked``: each matrix of :func:`plain_series` (``samples``) with its
+    :func:`row_checks` (``trend``: :func:`trends_checked` (``warmup``)), however computed (a
+    process beside this one may have computed them: each row's numbers depend on that row
+    alone); None: computed here."""
+    return _check_sides(samples, warmup, dependence, checked=checked)
+
+
+@dataclass(slots=True)
+class SeriesMatrix:
+    """One-level samples of equal length, whose series :func:`check_sides` checks together:
+    their positions among the samples, and their series as the rows of a matrix."""
+
+    length: int
+    positions: list[int]
+    rows: np.ndarray
+
+
+@dataclass(slots=True)
+class RowChecks:
+    """The array work of the checks of a :class:`SeriesMatrix`, what :func:`check_sides`
+    makes each row's findings of: the rows' steady states, their lag-1 autocorrelations and
+    Mann–Kendall's τ and p-value (None: the series are too short for them, or the trend was
+    not asked for)."""
+
+    states: list[SteadyState]
+    lag1: np.ndarray | None
+    tau: list[float] | None
+    p_value: list[float] | None
+
+
+def row_checks(rows: np.ndarray, trend: bool = True) -> RowChecks:
+    """The :class:`RowChecks` of ``rows`` (one series per row, float64); ``trend``: with
+    Mann–Kendall's tests (:func:`trends_checked`)."""
+    length = rows.shape[1]
+    states = _steady_rows(rows, PENALTY) if length >= MIN_SERIES else [_TOO_SHORT] * len(rows)
+    if length < MIN_DEPENDENCE:
+        return RowChecks(states, None, None, None)
+    tau, p_value = _mann_kendall_arrays(rows) if trend else (None, None)
+    return RowChecks(states, lag1_rows(rows), tau, p_value)
+
+
+def trends_checked(warmup: str) -> bool:
+    """Whether the one-level series checked as rows need their trend tests: not when
+    ``warmup`` is a number of values, which every series then loses before its test."""
+    return warmup in ("auto", "none") or int(warmup) == 0
+
+
+def plain_series(samples: Sequence[Hierarchy]) -> list[SeriesMatrix]:
+    """The matrices of series that :func:`check_sides` checks with array work
+    (:func:`row_checks`), in its order: the one-level samples (a non-empty float64 vector)
+    of each length, stacked as rows, in chunks."""
+    plain: dict[int, list[int]] = {}
+    for position, sample in enumerate(samples):
+        root = sample.root
+        if (type(root) is np.ndarray and root.dtype == np.float64 and root.ndim == 1
+                and root.size):
+            plain.setdefault(root.size, []).append(position)
+    matrices = []
+    for length, positions in plain.items():
+        chunk = max(1, CHUNK_CELLS // (length * length))
+        for first in range(0, len(positions), chunk):
+            part = positions[first:first + chunk]
+            matrices.append(SeriesMatrix(length, part, np.stack(
+                [samples[position].root for position in part])))
+    return matrices
 
 
 def _check_sides(samples: Sequence[Hierarchy], warmup: str, dependence: str,
-                 plain_rows: bool = True) -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
+                 plain_rows: bool = True,
+                 checked: Sequence[tuple[SeriesMatrix, RowChecks]] | None = None
+                 ) -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
     """:func:`check_sides`; ``plain_rows``: the one-level samples that keep all their values
     as they are (the common case) checked as the rows of one matrix per length, start to
     end (:func:`_check_plain`); False: every sample the general way (:func:`_check_general`,
     what the tests compare them with)."""
     results: list = [None] * len(samples)
-    plain: dict[int, list[int]] = {}
-    general: list[tuple[int, list[SteadyState] | None]] = []
-    for position, sample in enumerate(samples):
-        root = sample.root
-        if (plain_rows and type(root) is np.ndarray and root.dtype == np.float64
-                and root.ndim == 1 and root.size):
-            plain.setdefault(root.size, []).append(position)
-        else:
-            general.append((position, None))
-    for length, positions in plain.items():
-        general += _check_plain(samples, positions, length, warmup, dependence, results)
+    if checked is None:
+        trend = trends_checked(warmup)
+        checked = ([(matrix, row_checks(matrix.rows, trend)) for matrix in plain_series(samples)]
+                   if plain_rows else [])
+    in_matrices = {position for matrix, _ in checked for position in matrix.positions}
+    general: list[tuple[int, list[SteadyState] | None]] = [
+        (position, None) for position in range(len(samples)) if position not in in_matrices]
+    for matrix, found in checked:
+        general += _check_plain(samples, matrix, found, warmup, dependence, results)
     if general:
         _check_general(samples, general, warmup, dependence, results)
     return results
 
 
-def _check_plain(samples: Sequence[Hierarchy], positions: list[int], length: int,
+def _check_plain(samples: Sequence[Hierarchy], matrix: SeriesMatrix, found: RowChecks,
                  warmup: str, dependence: str, results: list
                  ) -> list[tuple[int, list[SteadyState]]]:
-    """The checks of one-level samples of ``length`` float64 values (at ``positions`` of
-    ``samples``, into ``results``) whose values are all analysed as they are: none left
-    out, not batched. Each chunk of them is stacked once, for the steady states, the lag-1
-    autocorrelations and Mann–Kendall's tests, and what :func:`_check_general` would make of
-    each is made from the rows' results (the same functions on the same rows: each row's
-    numbers do not depend on the others'). The others (warm-up values to leave out,
-    values to batch) are returned with their steady states, for :func:`_check_general`."""
-    others: list[tuple[int, list[SteadyState]]] = []
+    """The checks of the one-level samples of ``matrix`` (into ``results``) whose values
+    are all analysed as they are: none left out, not batched, made from the
+    :func:`row_checks` of its rows (``found``: the same functions on the same rows as
+    :func:`_check_general`'s; each row's numbers do not depend on the others'). The others
+    (warm-up values to leave out, values to batch) are returned with their steady states,
+    for :func:`_check_general`."""
+    part, length = matrix.positions, matrix.length
     number = None if warmup in ("auto", "none") else int(warmup)
-    measured = length >= MIN_DEPENDENCE
-    threshold = DEPENDENT_Z / math.sqrt(length)
-    chunk = max(1, CHUNK_CELLS // (length * length))
-    for first in range(0, len(positions), chunk):
-        part = positions[first:first + chunk]
-        rows = np.stack([samples[position].root for position in part])
-        states = (_steady_rows(rows, PENALTY) if length >= MIN_SERIES
-                  else [_TOO_SHORT] * len(part))
-        analysed_as_is = np.ones(len(part), dtype=bool)
-        if number or warmup == "auto":  # (a warm-up starts after its first value)
-            analysed_as_is[[row for row, state in enumerate(states)
-                            if number or state.classification == "warmup"]] = False
+    measured = found.lag1 is not None
+    states = found.states
+    analysed_as_is = np.ones(len(part), dtype=bool)
+    if number or warmup == "auto":  # (a warm-up starts after its first value)
+        analysed_as_is[[row for row, state in enumerate(states)
+                        if number or state.classification == "warmup"]] = False
+    if measured:
+        r1 = found.lag1
+        # (as the mean and the sum over the invocations: 0 + r₁, / 1; 0 + n_eff)
+        lags = r1 + 0.0
+        dependent = lags > DEPENDENT_Z / math.sqrt(length)
+        if dependence == "batch":
+            analysed_as_is &= ~dependent
+        clipped = np.minimum(np.maximum(r1, -0.99), 0.99)  # effective_size, each row
+        effective = (np.minimum(float(length), length * (1 - clipped) / (1 + clipped))
+                     + 0.0).tolist()
+        lags, dependent = lags.tolist(), dependent.tolist()
+    kept = np.flatnonzero(analysed_as_is).tolist()
+    others: list[tuple[int, list[SteadyState]]] = []
+    if len(kept) < len(part):
+        kept_rows = set(kept)
+        others += [(position, [states[row]]) for row, position in enumerate(part)
+                   if row not in kept_rows]
+    dependence_found = order = None
+    for row in kept:
+        position, state = part[row], states[row]
+        sample = samples[position]
         if measured:
-            r1 = lag1_rows(rows)
-            # (as the mean and the sum over the invocations: 0 + r₁, / 1; 0 + n_eff)
-            lags = r1 + 0.0
-            dependent = lags > threshold
-            if dependence == "batch":
-                analysed_as_is &= ~dependent
-            clipped = np.minimum(np.maximum(r1, -0.99), 0.99)  # effective_size, each row
-            effective = (np.minimum(float(length), length * (1 - clipped) / (1 + clipped))
-                         + 0.0).tolist()
-            lags, dependent = lags.tolist(), dependent.tolist()
-        kept = np.flatnonzero(analysed_as_is).tolist()
-        if len(kept) < len(part):
-            kept_rows = set(kept)
-            others += [(position, [states[row]]) for row, position in enumerate(part)
-                       if row not in kept_rows]
-        if not kept:
-            continue
-        if measured:
-            tested = rows if len(kept) == len(part) else rows[kept]
-            trends = zip(*_mann_kendall_arrays(tested), strict=True)
-        found = order = None
-        for row in kept:
-            position, state = part[row], states[row]
-            sample = samples[position]
-            if measured:
-                found = Dependence(lags[row], effective[row], 1, dependent[row])
-                order = OrderTest("mann-kendall", *next(trends))
-            classification = state.classification
-            results[position] = (sample, SideValidity(
-                classification, None, _ONE_CLASS[classification], (state.start,), 0,
-                _NO_DROP, warmup, dependence, found, order, length, (sample.root,)))
+            dependence_found = Dependence(lags[row], effective[row], 1, dependent[row])
+            order = OrderTest("mann-kendall", found.tau[row], found.p_value[row])
+        classification = state.classification
+        results[position] = (sample, SideValidity(
+            classification, None, _ONE_CLASS[classification], (state.start,), 0,
+            _NO_DROP, warmup, dependence, dependence_found, order, length, (sample.root,)))
     return others
 
 

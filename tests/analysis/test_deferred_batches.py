@@ -1,7 +1,8 @@
 """A streamed batch's effect sizes wait for its bootstrap while the next batch is read and
 checked (analysis.benchmarks._complete_deferred): with the bootstrap child, runs streamed that way
 write the results.json of a run that reads every benchmark first, and each batch is
-finished once the next one is read and checked."""
+finished once the next one is read and checked. (A batch is checked once the next is read:
+the checks child does its checks' array work meanwhile.)"""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis, "SERIAL_BATCH", 128)
     config = make_config(tmp_path, 700, 12, seed=8)  # (a bootstrap child from 500 on)
     events: list[tuple[str, int]] = []
-    steps, finish, transformed = (analysis._analysis_steps, analysis._complete_deferred,
-                                  analysis._transformed)
+    steps, finish, done = (analysis._analysis_steps, analysis._complete_deferred,
+                           analysis._Checking.done)
 
     def started(settings, forced, pairs, helper=None):
         assert helper is not None
@@ -39,12 +40,12 @@ def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
             events.append(("finished", deferred[0][0].index))
         return finish(deferred, collected)
 
-    def checked(pairs, *arguments):
-        if pairs:
-            events.append(("checked", pairs[0].index))
-        return transformed(pairs, *arguments)
+    def checked(self, *arguments):
+        if self.pairs:
+            events.append(("checked", self.pairs[0].index))
+        return done(self, *arguments)
 
-    monkeypatch.setattr(analysis, "_transformed", checked)
+    monkeypatch.setattr(analysis._Checking, "done", checked)
     monkeypatch.setattr(analysis, "_analysis_steps", started)
     monkeypatch.setattr(analysis, "_complete_deferred", finished)
     streamed = _results_json(config, tmp_path / "streamed", monkeypatch, True)

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import speeduptest.analysis.benchmarks as analysis
+import speeduptest.runtime.array_child as array_child
 import speeduptest.runtime.bootstrap_child as bootstrap_child
 from speeduptest.cli import main
 from speeduptest.stats.effect_size import flat_bootstrap_ends
@@ -167,7 +168,7 @@ def test_no_descriptor_left_when_interrupted_while_the_child_starts(monkeypatch)
         yield
 
     descriptors = len(os.listdir("/proc/self/fd"))
-    monkeypatch.setattr(bootstrap_child, "child_process", interrupted)
+    monkeypatch.setattr(array_child, "child_process", interrupted)
     with pytest.raises(KeyboardInterrupt), bootstrap_child.bootstrap_child():
         pass
     assert len(os.listdir("/proc/self/fd")) == descriptors
