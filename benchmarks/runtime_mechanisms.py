@@ -1,7 +1,7 @@
 """What each process-level speed mechanism of speeduptest/runtime/ buys, end to end (issue 24).
 
 Usage: python benchmarks/runtime_mechanisms.py [--sizes 10000,100000] [--values 31]
-           [--rounds 5] [--mechanisms prefetch,bootstrap_child,...] [--reports 100]
+           [--rounds 5] [--mechanisms prefetch,batch_child,...] [--reports 100]
            [--heavy 500x2000] [--folder DIR]
 
 For each scenario, a synthetic config as benchmarks/throughput.py writes it (``make_config``),

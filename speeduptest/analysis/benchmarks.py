@@ -41,8 +41,7 @@ from speeduptest.model.results import (
     SlowdownCheck,
 )
 from speeduptest.notices import counted, plural
-from speeduptest.runtime.bootstrap_child import BootstrapChild, Ends, bootstrap_child, computed_here
-from speeduptest.runtime.checks_child import ChecksChild, checks_child
+from speeduptest.runtime.batch_child import BatchChild, Ends, batch_child, bootstrap_here
 from speeduptest.runtime.nocycles import cycle_collection_paused
 from speeduptest.runtime.parallel import default_workers, worker_pool
 from speeduptest.runtime.switching import quick_switches
@@ -209,9 +208,9 @@ def _recorded(pairs: list[ReadPair], benchmarks: list[BenchmarkResult]) -> list[
 
 @dataclass
 class _Checking:
-    """A streamed batch whose measurement checks' array work a child does while the batch
-    before is analysed: the steps before the checks done, the rest to do once the child
-    answers (:meth:`done`)."""
+    """A streamed batch whose measurement checks' array work the batch child does while the
+    batch before is analysed: the steps before the checks done, the rest to do once the
+    child answers (:meth:`done`)."""
 
     pairs: list[ReadPair]
     rest: Sequence[Transform]  # the checks, then the steps after them
@@ -219,7 +218,7 @@ class _Checking:
 
     @classmethod
     def sent(cls, pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str,
-             transforms: Sequence[Transform], child: ChecksChild | None) -> _Checking:
+             transforms: Sequence[Transform], child: BatchChild | None) -> _Checking:
         """The batch ``pairs`` through the steps before the measurement checks, and the
         checks' matrices sent to ``child`` (None, or no checks: all is done by :meth:`done`)."""
         checks = next((position for position, transform in enumerate(transforms)
@@ -230,17 +229,9 @@ class _Checking:
         step = transforms[checks]
         assert isinstance(step, MeasurementChecks)
         matrices = step.series(pairs)
-        answer = child.submit([matrix.rows for matrix in matrices], step.trend)
+        answer = child.checks([matrix.rows for matrix in matrices], step.trend)
         return cls(pairs, transforms[checks:], lambda: list(zip(matrices, answer(),
                                                                  strict=True)))
-
-    def taken(self) -> _Checking:
-        """The batch, with the child's answer taken: before the child is sent another (one
-        request at a time, see array_child)."""
-        if self.checked is not None:
-            found = self.checked()
-            self.checked = lambda: found
-        return self
 
     def done(self, benchmarks: list[BenchmarkResult], config: str) -> list[ReadPair]:
         """The batch as the steps leave it, its benchmarks given what they found."""
@@ -406,7 +397,7 @@ _Output = tuple[list["_Analysed"], BootstrapAggregate | None, MeanRatio]
 @special_values_expected  # (a generator runs in its caller's numpy error state)
 def _analyse_pairs(
     settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
-    helper: BootstrapChild | None = None,
+    helper: BatchChild | None = None,
 ) -> _Output:
     """:func:`_analysis_steps` of a batch of benchmarks, taken to their end (in this
     process, or in a worker)."""
@@ -426,7 +417,7 @@ def _finished(steps: Iterator[None]) -> _Output:
 
 def _analysis_steps(
     settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
-    helper: BootstrapChild | None = None,
+    helper: BatchChild | None = None,
 ) -> Generator[None, None, _Output]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks; with the
     batch's mean ratios together (what each effect size's ``ratio`` holds). ``helper``: the
@@ -532,7 +523,7 @@ def _resolutions(pairs: list[ReadPair]) -> np.ndarray | None:
 
 
 @contextlib.contextmanager
-def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
+def _shared_intervals_beside(helper: BatchChild | None, settings: Settings,
                              levels: list[float], shared: list[bool], sizes: list[_SizeGroup]
                              ) -> Iterator[Callable[[], dict[int, RatioInterval]]]:
     """For the block, the bootstrap intervals of the benchmarks resampled with the shared
@@ -560,12 +551,12 @@ def _shared_intervals_beside(helper: BootstrapChild | None, settings: Settings,
         return intervals
 
     if helper is not None:
-        answer = helper.submit(settings.bootstrap, settings.seed, groups)
+        answer = helper.bootstrap(settings.bootstrap, settings.seed, groups)
         yield lambda: by_position(answer())
         return
     # (The thread needs the GIL to start each of its numpy calls: quicker hand-overs.)
     with ThreadPoolExecutor(max_workers=1) as background, quick_switches():
-        pending = background.submit(special_values_expected(computed_here),
+        pending = background.submit(special_values_expected(bootstrap_here),
                                     settings.bootstrap, settings.seed, groups)
         yield lambda: by_position(pending.result())
 
@@ -687,7 +678,7 @@ class _Collected:
 
 def _complete_deferred(deferred: tuple[list[ReadPair], Iterator[None]] | None,
                        collected: _Collected) -> None:
-    """The rest of a deferred batch's analysis (its effect sizes, once the bootstrap child
+    """The rest of a deferred batch's analysis (its effect sizes, once the batch child
     has had the time to compute their intervals), added to ``collected``."""
     if deferred is not None:
         batch, steps = deferred
@@ -767,42 +758,35 @@ def analyse_benchmarks(
     (:func:`speeduptest.analysis.transforms.prepared`). Every spec has its α
     (:func:`speeduptest.inputs.experiment.with_run_alpha`). ``label`` (the config, or the
     files compared) is where the errors of a benchmark's config line are said to be."""
-    with _bootstrap_helper(len(specs)) as helper, _checks_helper(len(specs)) as checker:
+    with _batch_helper(len(specs)) as helper:
         return _analyse_benchmarks(specs, settings, label, progress, workers, extra_files,
-                                   files, helper, checker, transforms)
+                                   files, helper, transforms)
 
 
-#: Benchmarks from which the shared-count bootstrap is worth a child of its own (forking one
-#: costs ~10 ms; below, a thread computes it).
-MIN_BOOTSTRAP_CHILD = 500
+#: Benchmarks from which the batches' array work is worth a child of its own (forking one
+#: costs ~10 ms; below, a thread computes the bootstrap).
+MIN_BATCH_CHILD = 500
 
 
-def _bootstrap_helper(benchmarks: int) -> contextlib.AbstractContextManager[
-        BootstrapChild | None]:
-    """The child that computes the shared-count bootstrap, for a run of about so many
-    benchmarks. It is forked before the samples are read, and before the config is when
-    there is one, while this process is small (see bootstrap_child)."""
-    return bootstrap_child() if benchmarks >= MIN_BOOTSTRAP_CHILD else contextlib.nullcontext()
-
-
-def _checks_helper(benchmarks: int) -> contextlib.AbstractContextManager[ChecksChild | None]:
-    """The child that does the measurement checks' array work of a streamed run of about so
-    many benchmarks, one batch ahead (see checks_child), forked beside the bootstrap one."""
-    return checks_child() if benchmarks >= STREAMED_FROM else contextlib.nullcontext()
+def _batch_helper(benchmarks: int) -> contextlib.AbstractContextManager[BatchChild | None]:
+    """The child that does the batches' array work (the shared-count bootstrap; the
+    measurement checks of a streamed run), for a run of about so many benchmarks. It is
+    forked before the samples are read, and before the config is when there is one, while
+    this process is small (see batch_child)."""
+    return batch_child() if benchmarks >= MIN_BATCH_CHILD else contextlib.nullcontext()
 
 
 def _analyse_benchmarks(
     specs: Sequence[BenchmarkSpec], settings: Settings, label: str,
     progress: Progress | None, workers: int | None, extra_files: Sequence[InputFile],
-    files: SampleFiles, helper: BootstrapChild | None, checker: ChecksChild | None,
-    transforms: Sequence[Transform],
+    files: SampleFiles, helper: BatchChild | None, transforms: Sequence[Transform],
 ) -> Analysed:
     bootstrap_forced = settings.bootstrap is not None
     benchmarks: list[BenchmarkResult] = []
     pairs: list[ReadPair] = []  # the benchmarks read without error, in the config's order
     # A large run analyses its benchmarks a batch at a time as they are read: the prefetch
     # child meanwhile reads and parses the next files on the core that the tests leave to
-    # the bootstrap child, where the reading would otherwise wait for it or parse here.
+    # the batch child, where the reading would otherwise wait for it or parse here.
     # The batches are analysed for the benchmarks that the config lets through, and checked
     # against those that are read without error (_Plan.redone).
     expected = sum(1 for spec in specs if not spec.errors)
@@ -834,7 +818,7 @@ def _analyse_benchmarks(
                 _complete_deferred(deferred, collected)
                 deferred = None
 
-    # A streamed batch is checked one batch late: the checks child does the array work of
+    # A streamed batch is checked one batch late: the batch child does the array work of
     # its checks while the batch before it is analysed.
     checking: _Checking | None = None
     with contextlib.closing(_read_benchmarks(specs, label, files)) as read:
@@ -843,12 +827,12 @@ def _analyse_benchmarks(
             if pair is not None:
                 waiting.append(pair)
             if streamed and len(waiting) == SERIAL_BATCH:
-                before, checking = checking and checking.taken(), _Checking.sent(
-                    waiting, benchmarks, label, transforms, checker)
+                sent = _Checking.sent(waiting, benchmarks, label, transforms, helper)
                 waiting = []
-                if before is not None:
-                    analyse_streamed(before.done(benchmarks, label))
-                if checker is None:  # (nothing computed beside: checked now)
+                if checking is not None:
+                    analyse_streamed(checking.done(benchmarks, label))
+                checking = sent
+                if helper is None:  # (nothing computed beside: checked now)
                     analyse_streamed(checking.done(benchmarks, label))
                     checking = None
     if checking is not None:

@@ -21,10 +21,10 @@ WITHOUT_VARIABLE = "SPEEDUPTEST_WITHOUT"
 #: The mechanisms that can be switched off, and the plain path each then takes.
 MECHANISMS = {
     "prefetch": "the caller reads, stats and parses every sample file itself",
-    "bootstrap_child": "the shared-count bootstrap in a thread of this process",
-    "checks_child": "this process does the measurement checks' array work of every batch",
+    "batch_child": ("the shared-count bootstrap in a thread of this process, the measurement "
+                    "checks' array work in this process"),
     "parallel": "one process: default_workers() is 1, every pool a plain map",
-    "forking": "no child is forked (prefetch, bootstrap_child, checks_child, writer_child all off)",
+    "forking": "no child is forked (prefetch, batch_child and writer_child all off)",
     "nocycles": "the cycle collector left as it is; the results freed at exit",
     "switching": "the interpreter's switch interval left as it is (5 ms)",
     "writer_child": "this process makes every part of results.json, no child the second",

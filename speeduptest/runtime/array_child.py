@@ -1,20 +1,26 @@
-"""Array work done by a child process beside this one: the seam that
-:mod:`speeduptest.runtime.bootstrap_child` and :mod:`speeduptest.runtime.checks_child` share.
+"""A child process that computes arrays from arrays beside this one: the transport of
+:mod:`speeduptest.runtime.batch_child`.
 
-The parent :meth:`~ArrayChild.submit`\\ s a list of arrays, goes on with its own work, then takes
-the arrays the child computed from them, with a function given when the child was forked (the
-same function on the same numbers: the same bits as in this process). Should the child be gone,
-or never start, the parent computes them itself. One request at a time: its answer is taken
-before the next is sent, so that neither process ever waits to write while the other does.
+The parent :meth:`~ArrayChild.submit`\\ s a list of arrays and goes on with its own work; the
+function returned takes the arrays the child computed from them, with the function given when
+the child was forked (the same function on the same numbers: the same bits as in this
+process). Should the child be gone, or never start, the parent computes them itself.
 
-Arrays go through a socket as their bytes, each after a header (type, dimensions, shape): 0.5 MB
-for 1,024 pairs of 31 values. A socket rather than a pipe: writing to a child that has ended
-must fail with EPIPE, not raise SIGPIPE, in a host program that does not ignore it.
+Several requests may be in flight: the child answers them in order, and the parent takes the
+answers in the order it asked (an answer skipped is read and dropped, and the request it was
+for is computed here). The parent never waits to write while the child waits for it to read:
+as it sends, it reads what the child has answered meanwhile.
+
+Arrays go through a socket as their bytes, each after a header (type, dimensions, shape):
+0.5 MB for 1,024 pairs of 31 values. A socket rather than a pipe: writing to a child that has
+ended must fail with EPIPE, not raise SIGPIPE, in a host program that does not ignore it.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import select
 import socket
 import struct
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +40,8 @@ _TYPES = (np.dtype(np.float64), np.dtype(np.int64))
 #: Writing to a socket whose reader has ended: EPIPE, not SIGPIPE (Linux; children are
 #: forked nowhere else).
 _NO_SIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)
+#: Bytes read at a time from what the child answered while this process sends.
+_CHUNK = 1 << 20
 
 #: What a child computes: arrays from arrays (float64 or int64, of 1 or 2 dimensions).
 Compute = Callable[[list[np.ndarray]], list[np.ndarray]]
@@ -50,62 +58,95 @@ class ArrayChild:
         self._connection = connection
         self._compute = compute
         self._gone = False
-        self._waiting = False  # an answer is due that was not taken yet
+        self._inbox = bytearray()  # what the child answered while this process was sending
+        self._due: collections.deque[int] = collections.deque()  # requests not answered yet
+        self._sent = 0  # requests sent
 
     def submit(self, arrays: Sequence[np.ndarray]) -> Callable[[], list[np.ndarray]]:
-        """Send ``arrays`` (float64 or int64, contiguous, of 1 or 2 dimensions); the
-        function returned waits for the child's answer, or computes it here if the child is
-        gone."""
+        """Send ``arrays`` (float64 or int64, of 1 or 2 dimensions); the function returned
+        waits for the child's answer, or computes it here if the child is gone."""
         arrays = [np.ascontiguousarray(array) for array in arrays]
-        if self._waiting:  # an answer left behind (an error in between): the child is not
-            self._gone = True  # asked again, rather than its answer taken for this request
-            self._waiting = False
+        ticket = None
         if not self._gone:
             try:
-                _send(self._connection, arrays)
-                self._waiting = True
-            except OSError:  # the child ended (EPIPE, ECONNRESET)
+                self._send(arrays)
+                ticket = self._sent
+                self._sent += 1
+                self._due.append(ticket)
+            except (ChildGone, OSError):  # the child ended (EPIPE, ECONNRESET)
                 self._gone = True
 
         def answer() -> list[np.ndarray]:
-            if self._waiting:
-                self._waiting = False
+            if ticket is not None and not self._gone and ticket in self._due:
                 try:
-                    return _received(self._connection)
+                    while self._due[0] != ticket:  # an answer not taken: dropped
+                        self._message()
+                        self._due.popleft()
+                    found = self._message()
+                    self._due.popleft()
+                    return found
                 except (ChildGone, OSError):
                     self._gone = True
             return self._compute(arrays)
 
         return answer
 
+    def _send(self, arrays: Sequence[np.ndarray]) -> None:
+        """Send a message, reading into the inbox whatever the child answers meanwhile: it
+        may be waiting to write an earlier answer before it reads this request."""
+        poll = select.poll()
+        poll.register(self._connection, select.POLLIN | select.POLLOUT)
+        for part in _encoded(arrays):
+            view = memoryview(part).cast("B")
+            while view:
+                for _, events in poll.poll():
+                    if events & (select.POLLIN | select.POLLHUP | select.POLLERR):
+                        chunk = self._connection.recv(_CHUNK, socket.MSG_DONTWAIT)
+                        if not chunk:
+                            raise ChildGone
+                        self._inbox += chunk
+                    if events & select.POLLOUT:
+                        with contextlib.suppress(BlockingIOError):
+                            view = view[self._connection.send(
+                                view, socket.MSG_DONTWAIT | _NO_SIGNAL):]
 
-def _send(connection: socket.socket, arrays: Sequence[np.ndarray]) -> None:
-    connection.sendall(_MESSAGE.pack(len(arrays)), _NO_SIGNAL)
+    def _message(self) -> list[np.ndarray]:
+        """The next message from the child (the inbox first); ChildGone if it ends first."""
+        return _decoded(self._fill)
+
+    def _fill(self, view: memoryview) -> None:
+        taken = min(len(view), len(self._inbox))
+        if taken:
+            view[:taken] = self._inbox[:taken]
+            del self._inbox[:taken]
+        _fill(self._connection, view[taken:])
+
+
+def _encoded(arrays: Sequence[np.ndarray]) -> Iterator[bytes | np.ndarray]:
+    """A message's parts: its header, then each array's header and (non-empty) data."""
+    yield _MESSAGE.pack(len(arrays))
     for array in arrays:
-        shape = (*array.shape, 0)[:2]
-        connection.sendall(_ARRAY.pack(_TYPES.index(array.dtype), array.ndim, *shape),
-                           _NO_SIGNAL)
+        yield _ARRAY.pack(_TYPES.index(array.dtype), array.ndim, *(*array.shape, 0)[:2])
         if array.size:
-            connection.sendall(memoryview(array).cast("B"), _NO_SIGNAL)
+            yield array
 
 
-def _received(connection: socket.socket) -> list[np.ndarray]:
-    """The arrays of one message from ``connection``; ChildGone if it ends first."""
-    (count,) = _unpacked(connection, _MESSAGE)
+def _decoded(fill: Callable[[memoryview], None]) -> list[np.ndarray]:
+    """A message's arrays, read with ``fill`` (which fills a view or raises ChildGone)."""
+    (count,) = _unpacked(fill, _MESSAGE)
     arrays = []
     for _ in range(count):
-        kind, dimensions, *shape = _unpacked(connection, _ARRAY)
+        kind, dimensions, *shape = _unpacked(fill, _ARRAY)
         array = np.empty(shape[:dimensions], dtype=_TYPES[kind])
         if array.size:
-            _fill(connection, memoryview(array).cast("B"))
+            fill(memoryview(array).cast("B"))
         arrays.append(array)
     return arrays
 
 
-def _unpacked(connection: socket.socket, layout: struct.Struct) -> tuple[int, ...]:
-    """A header of ``layout`` from ``connection``; ChildGone if it ends first."""
+def _unpacked(fill: Callable[[memoryview], None], layout: struct.Struct) -> tuple[int, ...]:
     data = bytearray(layout.size)
-    _fill(connection, memoryview(data))
+    fill(memoryview(data))
     return layout.unpack(data)
 
 
@@ -145,10 +186,11 @@ def array_child(mechanism: str, compute: Compute) -> Iterator[ArrayChild | None]
 
 @special_values_expected
 def _serve(connection: socket.socket, compute: Compute) -> None:
-    """In the child: answer each message until the parent closes its end."""
+    """In the child: answer each message, in order, until the parent closes its end."""
     while True:
         try:
-            arrays = _received(connection)
+            arrays = _decoded(lambda view: _fill(connection, view))
         except ChildGone:
             return
-        _send(connection, compute(arrays))
+        for part in _encoded(compute(arrays)):
+            connection.sendall(memoryview(part).cast("B"), _NO_SIGNAL)

@@ -1,7 +1,7 @@
 """Child processes forked to take a share of the work (:mod:`speeduptest.runtime.prefetch`
-reads and parses files ahead, :mod:`speeduptest.runtime.bootstrap_child` computes the
-bootstrap, :mod:`speeduptest.runtime.writer_child` makes half of results.json): when a child
-may be forked at all, and starting, waiting for and reaping one with the signals right.
+reads and parses files ahead, :mod:`speeduptest.runtime.batch_child` does the batches' array
+work, :mod:`speeduptest.runtime.writer_child` makes half of results.json): when a child may be
+forked at all, and starting, waiting for and reaping one with the signals right.
 
 A child forked once the results exist shares their pages with this process, and each page
 that either then writes (a reference count changes) is copied, a costly fault on a virtual

@@ -319,7 +319,7 @@ class _Arrivals:
 def _yield_cores() -> None:
     """Make this child run only on what the other processes leave of the cores (Linux's
     SCHED_IDLE) when a core is idle beside the caller (:func:`_a_core_to_spare`): the caller,
-    and the bootstrap child that the caller waits for, come first. At the same priority the
+    and the batch child that the caller waits for, come first. At the same priority the
     three shared the two cores of the benchmarks' machine and the caller lost a fifth of the
     analysis' time; a nice value of 19 did not keep the scheduler from waking the bootstrap
     child on the caller's core. On a machine whose cores are all busy the child takes its

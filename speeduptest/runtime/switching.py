@@ -1,6 +1,6 @@
 """Quicker hand-overs of the GIL while a thread does array work beside the main one: the
-shared-count bootstrap's thread where it has no child (:mod:`speeduptest.runtime.bootstrap_child`:
-fewer than ``MIN_BOOTSTRAP_CHILD`` benchmarks, or no child to be had), and results.json's
+shared-count bootstrap's thread where it has no child (:mod:`speeduptest.runtime.batch_child`:
+fewer than ``MIN_BATCH_CHILD`` benchmarks, or no child to be had), and results.json's
 writer thread (:mod:`speeduptest.output`).
 
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=switching``: the interpreter's
@@ -8,8 +8,8 @@ What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=switching``: the inte
 run as it is, 2-core machine): as the command runs where it can fork, nothing (+0.4% at 10,000
 pairs of 31 values, quartiles over 7 rounds -4.8% to +1.2%; -0.7% at 100,000, within the
 noise: the bootstrap runs in the child); below issue 24's bar of 5%. On the thread path (the
-bootstrap child switched off, as where no child can be had: a host program with threads of
-its own), 7% of the run at 10,000 pairs (2.07 s without, 1.93 s with): the bootstrap child
+batch child switched off, as where no child can be had: a host program with threads of
+its own), 7% of the run at 10,000 pairs (2.07 s without, 1.93 s with): the batch child
 and this are the two ways to the same end, and this is the one such a host gets.
 """
 

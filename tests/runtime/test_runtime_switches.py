@@ -45,8 +45,8 @@ def test_the_variable(monkeypatch, capsys) -> None:
     assert switched_off() == frozenset()
     monkeypatch.setenv(WITHOUT_VARIABLE, "all")
     assert switched_off() == frozenset(MECHANISMS)
-    monkeypatch.setenv(WITHOUT_VARIABLE, " prefetch, bootstrap-child,,parallel ")
-    assert switched_off() == {"prefetch", "bootstrap_child", "parallel"}
+    monkeypatch.setenv(WITHOUT_VARIABLE, " prefetch, batch-child,,parallel ")
+    assert switched_off() == {"prefetch", "batch_child", "parallel"}
     monkeypatch.setenv(WITHOUT_VARIABLE, "prefetch,prefech")  # a misspelt one: said, ignored
     assert switched_off() == {"prefetch"}
     assert "prefech" in capsys.readouterr().err
