@@ -177,6 +177,7 @@ def _stepped(pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: s
     for transform in transforms:
         if checked is not None and isinstance(transform, MeasurementChecks):
             found = transform(pairs, checked())
+            checked = None  # (made for these pairs, by this step)
         else:
             found = transform(pairs)
         usable = []
@@ -808,9 +809,12 @@ def _analyse_benchmarks(
         heavy, light = _heavy_and_light(usable, plan.settings, bootstrap_forced)
         light, rare = _common_and_rare(light)
         aside.extend(heavy + rare)
+        # (the batch before is finished first: the child answers in the order asked, and
+        # its bootstrap was asked for before this batch's checks)
+        _complete_deferred(deferred, collected)
+        deferred = None
         if light:  # (weights enter only the bootstrap aggregate, never streamed)
             ready = [plan.ready(pair, 1.0) for pair in light]
-            _complete_deferred(deferred, collected)
             steps = _analysis_steps(plan.settings, bootstrap_forced, ready, helper)
             next(steps)
             deferred = (ready, steps)

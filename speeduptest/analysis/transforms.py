@@ -105,14 +105,14 @@ class MeasurementChecks:
                             self.dependence, self.min_values,
                             tools=[pair.tools for pair in pairs], checked=checked)
         changed: list[ReadPair | str] = []
-        for pair, checked in zip(pairs, found, strict=True):
-            if isinstance(checked, str):
-                changed.append(checked)
+        for pair, sides in zip(pairs, found, strict=True):
+            if isinstance(sides, str):
+                changed.append(sides)
                 continue
-            pair.initial, pair.optimized = checked.initial, checked.optimized
-            pair.validity = checked.validity
-            if checked.notices:
-                pair.notices += checked.notices
+            pair.initial, pair.optimized = sides.initial, sides.optimized
+            pair.validity = sides.validity
+            if sides.notices:
+                pair.notices += sides.notices
             changed.append(pair)
         return changed
 

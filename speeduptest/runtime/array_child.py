@@ -40,8 +40,9 @@ _TYPES = (np.dtype(np.float64), np.dtype(np.int64))
 #: Writing to a socket whose reader has ended: EPIPE, not SIGPIPE (Linux; children are
 #: forked nowhere else).
 _NO_SIGNAL = getattr(socket, "MSG_NOSIGNAL", 0)
-#: Bytes read at a time from what the child answered while this process sends.
-_CHUNK = 1 << 20
+#: Bytes read at a time from what the child answered while this process sends (at most what
+#: a socket holds).
+_CHUNK = 1 << 18
 
 #: What a child computes: arrays from arrays (float64 or int64, of 1 or 2 dimensions).
 Compute = Callable[[list[np.ndarray]], list[np.ndarray]]
@@ -66,30 +67,43 @@ class ArrayChild:
         """Send ``arrays`` (float64 or int64, of 1 or 2 dimensions); the function returned
         waits for the child's answer, or computes it here if the child is gone."""
         arrays = [np.ascontiguousarray(array) for array in arrays]
+        for array in arrays:
+            if array.dtype not in _TYPES or array.ndim not in (1, 2):
+                raise ValueError(f"an array child takes float64 or int64 arrays of 1 or 2 "
+                                 f"dimensions, not {array.dtype} of {array.ndim}")
         ticket = None
         if not self._gone:
-            try:
+            with self._unless_gone():
                 self._send(arrays)
                 ticket = self._sent
                 self._sent += 1
                 self._due.append(ticket)
-            except (ChildGone, OSError):  # the child ended (EPIPE, ECONNRESET)
-                self._gone = True
 
         def answer() -> list[np.ndarray]:
             if ticket is not None and not self._gone and ticket in self._due:
-                try:
+                with self._unless_gone():
                     while self._due[0] != ticket:  # an answer not taken: dropped
                         self._message()
                         self._due.popleft()
                     found = self._message()
                     self._due.popleft()
                     return found
-                except (ChildGone, OSError):
-                    self._gone = True
             return self._compute(arrays)
 
         return answer
+
+    @contextlib.contextmanager
+    def _unless_gone(self) -> Iterator[None]:
+        """The block, the child taken for gone if it ended (EPIPE, ECONNRESET, end of
+        file) or if anything else stopped the block halfway through a message: the stream
+        is then out of step, and the child is asked nothing more."""
+        try:
+            yield
+        except (ChildGone, OSError):
+            self._gone = True
+        except BaseException:
+            self._gone = True
+            raise
 
     def _send(self, arrays: Sequence[np.ndarray]) -> None:
         """Send a message, reading into the inbox whatever the child answers meanwhile: it
@@ -101,10 +115,11 @@ class ArrayChild:
             while view:
                 for _, events in poll.poll():
                     if events & (select.POLLIN | select.POLLHUP | select.POLLERR):
-                        chunk = self._connection.recv(_CHUNK, socket.MSG_DONTWAIT)
-                        if not chunk:
-                            raise ChildGone
-                        self._inbox += chunk
+                        with contextlib.suppress(BlockingIOError):
+                            chunk = self._connection.recv(_CHUNK, socket.MSG_DONTWAIT)
+                            if not chunk:
+                                raise ChildGone
+                            self._inbox += chunk
                     if events & select.POLLOUT:
                         with contextlib.suppress(BlockingIOError):
                             view = view[self._connection.send(
@@ -112,9 +127,9 @@ class ArrayChild:
 
     def _message(self) -> list[np.ndarray]:
         """The next message from the child (the inbox first); ChildGone if it ends first."""
-        return _decoded(self._fill)
+        return _decoded(self._read_into)
 
-    def _fill(self, view: memoryview) -> None:
+    def _read_into(self, view: memoryview) -> None:
         taken = min(len(view), len(self._inbox))
         if taken:
             view[:taken] = self._inbox[:taken]
@@ -174,6 +189,8 @@ def array_child(mechanism: str, compute: Compute) -> Iterator[ArrayChild | None]
     except OSError:  # no descriptors to be had (limits)
         yield None
         return
+    for end in (ours, theirs):  # (blocking, whatever socket.setdefaulttimeout a host set)
+        end.settimeout(None)
 
     def serve() -> None:
         ours.close()

@@ -31,8 +31,8 @@ median of runs paired with a run as it is, 2-core machine): 10.8% of the run at 
 5.5% at 100,000 (15.96 s without, 15.08 s with, 3 rounds). Of it, the checks one batch ahead:
 2.5-3.4% at 10,000 pairs against the code before them (``benchmarks/versus_r.py --also``, 7
 rounds: best 1.82 -> 1.79 s, median 1.88 -> 1.83 s). Against a thread at the interpreter's
-5 ms switch interval (the bootstrap alone, before the checks were added:
-``SPEEDUPTEST_WITHOUT=bootstrap_child,switching``): 11% at 10,000 pairs.
+5 ms switch interval (the bootstrap alone, before the checks were added; both switched off):
+11% at 10,000 pairs.
 """
 
 from __future__ import annotations
@@ -102,20 +102,20 @@ class BatchChild:
 
 def _computed(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """What the child computes of a request (:meth:`BatchChild.bootstrap`: each group's low
-    and high ends; :meth:`BatchChild.checks`: :func:`_encoded` of each matrix's checks)."""
+    and high ends; :meth:`BatchChild.checks`: :func:`_checks_arrays` of each matrix's checks)."""
     request = arrays[0].tolist()
     if request[0] == _BOOTSTRAP:
         groups = [tuple(arrays[first:first + 3]) for first in range(1, len(arrays), 3)]
         return [end for ends in bootstrap_here(request[1], request[2], groups) for end in ends]
     return [array for found in checks_here(arrays[1:], bool(request[1]))
-            for array in _encoded(found)]
+            for array in _checks_arrays(found)]
 
 
 def _pairs(arrays: list[np.ndarray]) -> list[Ends]:
     return [(arrays[index], arrays[index + 1]) for index in range(0, len(arrays), 2)]
 
 
-def _encoded(found: RowChecks) -> tuple[np.ndarray, ...]:
+def _checks_arrays(found: RowChecks) -> tuple[np.ndarray, ...]:
     """A matrix's checks as arrays: each row's class (index), start and segments; the lag-1
     autocorrelations, Kendall's τ and the p-values (empty: not computed)."""
     states = np.array([(_CLASSES.index(state.classification), state.start, state.segments)

@@ -726,7 +726,8 @@ def check_side(sample: Hierarchy, warmup: str = "auto", dependence: str = "batch
 
 
 def check_sides(samples: Sequence[Hierarchy], warmup: str = "auto",
-                dependence: str = "batch", checked: Sequence[RowChecks] | None = None
+                dependence: str = "batch",
+                checked: Sequence[tuple[SeriesMatrix, RowChecks]] | None = None
                 ) -> list[tuple[Hierarchy, SideValidity] | WarmupError]:
     """Check each sample's series and give the sample to analyse: its warm-ups dropped as
     ``warmup`` asks (``auto``: each invocation's detected warm-up, ``none``, or a number of
@@ -815,6 +816,10 @@ def _check_sides(samples: Sequence[Hierarchy], warmup: str, dependence: str,
         trend = trends_checked(warmup)
         checked = ([(matrix, row_checks(matrix.rows, trend)) for matrix in plain_series(samples)]
                    if plain_rows else [])
+    elif trends_checked(warmup) and any(found.lag1 is not None and found.tau is None
+                                        for _, found in checked):
+        raise ValueError("row checks made without the trend tests that warmup "
+                         f"{warmup!r} needs (row_checks(rows, trend=True))")
     in_matrices = {position for matrix, _ in checked for position in matrix.positions}
     general: list[tuple[int, list[SteadyState] | None]] = [
         (position, None) for position in range(len(samples)) if position not in in_matrices]

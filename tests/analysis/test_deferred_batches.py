@@ -1,8 +1,8 @@
 """A streamed batch's effect sizes wait for its bootstrap while the next batch is read and
-checked (analysis.benchmarks._complete_deferred): with the bootstrap child, runs streamed that way
+checked (analysis.benchmarks._complete_deferred): with the batch child, runs streamed that way
 write the results.json of a run that reads every benchmark first, and each batch is
 finished once the next one is read and checked. (A batch is checked once the next is read:
-the checks child does its checks' array work meanwhile.)"""
+the batch child does its checks' array work meanwhile.)"""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def _results_json(config: Path, folder: Path, monkeypatch, streamed: bool) -> by
 
 def test_batches_finished_once_the_next_is_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis, "SERIAL_BATCH", 128)
-    config = make_config(tmp_path, 700, 12, seed=8)  # (a bootstrap child from 500 on)
+    config = make_config(tmp_path, 700, 12, seed=8)  # (a batch child from 500 on)
     events: list[tuple[str, int]] = []
     steps, finish, done = (analysis._analysis_steps, analysis._complete_deferred,
                            analysis._Checking.done)

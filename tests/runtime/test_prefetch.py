@@ -270,7 +270,7 @@ def test_the_caller_reads_the_files_itself_while_the_child_does_not_keep_up(
 @pytest.mark.parametrize("spare", [True, False])
 def test_the_child_yields_the_cores_when_one_is_idle(tmp_path: Path, monkeypatch,
                                                      spare: bool) -> None:
-    """The child runs on what the caller and the bootstrap child leave (SCHED_IDLE) when a
+    """The child runs on what the caller and the batch child leave (SCHED_IDLE) when a
     core is idle; on a busy machine at the usual priority."""
     import time
 
