@@ -240,21 +240,18 @@ def _reason(why: str, low: float, high: float, confidence: float, label: str, wi
     if high == math.inf or low == 0:
         interval += f" ({_OPEN['high' if high == math.inf else 'low']})"
     # Only the sentence that is said is written out (10,000 benchmarks: one each).
-    if why in ("above", "below", "within"):
-        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
-                                                            if 0 < end < math.inf])
-        sentence = (f"{interval} lies above {upper_text}" if why == "above" else
-                    f"{interval} lies below {lower_text}" if why == "below" else
-                    f"{interval} lies within the threshold, {lower_text} to {upper_text}")
-    elif why == "not-selected":
-        sentence = f"{interval} excludes 1, but Benjamini–Hochberg did not select it"
-    elif why == "includes-1":
-        sentence = f"{interval} includes 1"
-    else:  # spans-edge
-        lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
-                                                            if 0 < end < math.inf])
-        sentence = (f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
-                    "and beyond it")
+    if why == "not-selected":
+        return f"{interval} excludes 1, but Benjamini–Hochberg did not select it{widened}"
+    if why == "includes-1":
+        return f"{interval} includes 1{widened}"
+    lower_text, upper_text = bound_texts(lower, upper, [end for end in (low, high)
+                                                        if 0 < end < math.inf])
+    sentence = (f"{interval} lies above {upper_text}" if why == "above" else
+                f"{interval} lies below {lower_text}" if why == "below" else
+                f"{interval} lies within the threshold, {lower_text} to {upper_text}"
+                if why == "within" else  # spans-edge
+                f"{interval} reaches into the threshold ({lower_text} to {upper_text}) "
+                "and beyond it")
     return sentence + widened
 
 
