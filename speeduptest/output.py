@@ -74,11 +74,11 @@ class Streamed:
     function making each part's blocks (one after the other, the same bytes), and
     ``entries``, the file's number of entries (:mod:`speeduptest.runtime.writer_child`)."""
 
-    blocks: Callable[[], Iterable[bytes]]
-    parts: Callable[[int], Sequence[Callable[[], Iterable[bytes]]]] | None = None
+    blocks: Callable[[], Iterable[bytes | memoryview]]
+    parts: Callable[[int], Sequence[Callable[[], Iterable[bytes | memoryview]]]] | None = None
     entries: int = 0
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[bytes | memoryview]:
         return iter(self.blocks())
 
 
@@ -129,17 +129,18 @@ def _write_file(path: Path, content: FileContent) -> Fingerprint:
     return fingerprint
 
 
-#: Blocks made ahead of the thread that writes them.
-_BLOCKS_AHEAD = 4
+#: Blocks made ahead of the thread that writes them (results.json's: a few dozen entries or a
+#: comma each).
+_BLOCKS_AHEAD = 8
 #: Seconds the writer waits for a block before it looks whether the blocks have ended.
 _ENDED_POLL = 0.05
 
 
-def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes]) -> None:
+def _write_blocks(handle: BinaryIO, blocks: Iterable[bytes | memoryview]) -> None:
     """Write ``blocks`` as they are made, by a thread of its own: the system's copy of a block
     into the file's pages (which releases the GIL) overlaps with making the next one. The
     results.json of 100,000 benchmarks is 490 MB, ~1 s of copying after 2 s of encoding."""
-    pending: queue.Queue[bytes | None] = queue.Queue(_BLOCKS_AHEAD)
+    pending: queue.Queue[bytes | memoryview | None] = queue.Queue(_BLOCKS_AHEAD)
     failed: list[BaseException] = []
     ended = threading.Event()  # no more blocks will come (even without the end mark)
 

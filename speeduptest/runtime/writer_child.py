@@ -45,7 +45,7 @@ from speeduptest.runtime.forking import can_fork, child_process
 MIN_ENTRIES = 2_000
 
 #: A part of a file: a function making its blocks.
-Part = Callable[[], Iterable[bytes]]
+Part = Callable[[], Iterable[bytes | memoryview]]
 
 #: What ``sendfile`` says when it cannot copy between two files (then copied by reading).
 _NO_SENDFILE = {errno.EINVAL, errno.ENOSYS, errno.EXDEV, errno.EOPNOTSUPP}
@@ -93,7 +93,7 @@ def _room_for_copies() -> bool:
     return available > resident
 
 
-def write_parts(descriptor: int, write: Callable[[Iterable[bytes]], None],
+def write_parts(descriptor: int, write: Callable[[Iterable[bytes | memoryview]], None],
                 parts: Sequence[Part], folder: str | os.PathLike[str], prefix: str) -> None:
     """Write ``parts`` one after the other: ``write`` writes blocks to the open file
     ``descriptor`` (at its position); with two parts the second is made by a child, if one
@@ -131,7 +131,7 @@ def _unnamed_file(folder: str | os.PathLike[str], prefix: str) -> Iterator[int]:
         yield unnamed.fileno()
 
 
-def _write_all(descriptor: int, blocks: Iterable[bytes]) -> None:
+def _write_all(descriptor: int, blocks: Iterable[bytes | memoryview]) -> None:
     for block in blocks:
         with memoryview(block) as view:
             while view:
