@@ -72,7 +72,6 @@ from speeduptest.stats.overall import (
     overall_figures,
 )
 from speeduptest.stats.protocol import (
-    ProtocolArrays,
     analyse_pair,
     is_small,
     max_confidence_rows,
@@ -211,20 +210,18 @@ def _recorded(pairs: list[ReadPair], benchmarks: list[BenchmarkResult]) -> list[
 @dataclass
 class _Checking:
     """A streamed batch whose measurement checks' array work the batch child does while the
-    batch before is analysed, and the array work of its pairs' tests as read: the steps
-    before the checks done, the rest to do once the child answers (:meth:`done`)."""
+    batch before is analysed: the steps before the checks done, the rest to do once the
+    child answers (:meth:`done`)."""
 
     pairs: list[ReadPair]
     rest: Sequence[Transform]  # the checks, then the steps after them
     checked: Callable[[], list[tuple[SeriesMatrix, RowChecks]]] | None
-    known: Callable[[], _KnownTests] | None = None
 
     @classmethod
     def sent(cls, pairs: list[ReadPair], benchmarks: list[BenchmarkResult], config: str,
              transforms: Sequence[Transform], child: BatchChild | None) -> _Checking:
         """The batch ``pairs`` through the steps before the measurement checks, and the
-        checks' matrices and the pairs' samples sent to ``child`` (None, or no checks: all
-        is done by :meth:`done`)."""
+        checks' matrices sent to ``child`` (None, or no checks: all is done by :meth:`done`)."""
         checks = next((position for position, transform in enumerate(transforms)
                        if isinstance(transform, MeasurementChecks)), None)
         if child is None or checks is None:
@@ -234,49 +231,13 @@ class _Checking:
         assert isinstance(step, MeasurementChecks)
         matrices = step.series(pairs)
         answer = child.checks([matrix.rows for matrix in matrices], step.trend)
-        groups = _size_groups(pairs)
-        tests = child.protocol([(group.initial, group.optimized) for group in groups])
-        return cls(pairs, transforms[checks:],
-                   lambda: list(zip(matrices, answer(), strict=True)),
-                   lambda: _KnownTests(pairs, groups, tests()))
+        return cls(pairs, transforms[checks:], lambda: list(zip(matrices, answer(),
+                                                                 strict=True)))
 
-    def done(self, benchmarks: list[BenchmarkResult], config: str
-             ) -> tuple[list[ReadPair], _KnownTests | None]:
-        """The batch as the steps leave it, its benchmarks given what they found; and its
-        pairs' test arrays as read (None: not computed beside)."""
-        pairs = _recorded(_stepped(self.pairs, benchmarks, config, self.rest, self.checked),
-                          benchmarks)
-        # (taken after the checks' answer: the child answers in the order asked)
-        return pairs, None if self.known is None else self.known()
-
-
-class _KnownTests:
-    """The protocol's test arrays (:func:`speeduptest.stats.protocol.protocol_arrays`) of a
-    batch's pairs as read, computed by the batch child: a group of pairs whose samples the
-    steps left as they were takes their rows (:meth:`of`)."""
-
-    def __init__(self, pairs: list[ReadPair], groups: list[_SizeGroup],
-                 arrays: list[ProtocolArrays]) -> None:
-        # (the samples kept with their place: the identities stay theirs)
-        self._where = {(id(pairs[position].initial), id(pairs[position].optimized)): (
-            pairs[position].initial, pairs[position].optimized, index, row)
-            for index, group in enumerate(groups)
-            for row, position in enumerate(group.positions)}
-        self._arrays = arrays
-
-    def of(self, pairs: list[ReadPair], positions: Sequence[int]) -> ProtocolArrays | None:
-        """The test arrays of ``pairs`` at ``positions`` (pairs of the same sizes); None
-        unless every one has the samples it was read with."""
-        rows, index = [], None
-        for position in positions:
-            pair = pairs[position]
-            found = self._where.get((id(pair.initial), id(pair.optimized)))
-            if (found is None or found[0] is not pair.initial or found[1] is not pair.optimized
-                    or index not in (None, found[2])):
-                return None
-            index = found[2]
-            rows.append(found[3])
-        return None if index is None else self._arrays[index].take(np.array(rows, np.intp))
+    def done(self, benchmarks: list[BenchmarkResult], config: str) -> list[ReadPair]:
+        """The batch as the steps leave it, its benchmarks given what they found."""
+        return _recorded(_stepped(self.pairs, benchmarks, config, self.rest, self.checked),
+                         benchmarks)
 
 
 def _enough_left(pair: ReadPair, step: Transform) -> ReadPair | str:
@@ -409,20 +370,17 @@ def _size_groups(pairs: list[ReadPair]) -> list[_SizeGroup]:
 
 
 def _batched_parts(pairs: list[ReadPair], large_sample: int,
-                   groups: list[_SizeGroup] | None = None, known: _KnownTests | None = None
-                   ) -> list[_BatchedParts]:
+                   groups: list[_SizeGroup] | None = None) -> list[_BatchedParts]:
     """The protocol's tests of every pair, both ways, the summaries of its samples and what
     the decisions need over many benchmarks, computed together for the pairs whose
     top-level samples have the same sizes (identical to computing them pair by pair);
-    ``groups``: the pairs' :func:`_size_groups`, when already made; ``known``: test arrays
-    computed beside."""
+    ``groups``: the pairs' :func:`_size_groups`, when already made."""
     parts: list[_BatchedParts | None] = [None] * len(pairs)
     for group in _size_groups(pairs) if groups is None else groups:
         positions, x, y = group.positions, group.initial, group.optimized
         small = is_small(x.shape[1], y.shape[1], large_sample)
-        tests, slowdowns = run_tests_and_slowdowns(
-            x, y, small, [pairs[p].alpha for p in positions],
-            None if known is None else known.of(pairs, positions))
+        tests, slowdowns = run_tests_and_slowdowns(x, y, small,
+                                                   [pairs[p].alpha for p in positions])
         for position, *found in zip(positions, tests, slowdowns, summarise_rows(x),
                                     summarise_rows(y), tie_free_rows(x, y).tolist(),
                                     max_confidence_rows(tests, [small] * len(tests)),
@@ -460,12 +418,11 @@ def _finished(steps: Iterator[None]) -> _Output:
 
 def _analysis_steps(
     settings: Settings, bootstrap_forced: bool, pairs: list[ReadPair],
-    helper: BatchChild | None = None, known: _KnownTests | None = None,
+    helper: BatchChild | None = None,
 ) -> Generator[None, None, _Output]:
     """Protocol (both ways), effect size and bootstrap of a batch of benchmarks; with the
     batch's mean ratios together (what each effect size's ``ratio`` holds). ``helper``: the
-    child that computes the shared-count bootstrap intervals (None: a thread does);
-    ``known``: the test arrays the child computed of the pairs as read. The
+    child that computes the shared-count bootstrap intervals (None: a thread does). The
     steps pause once, when all is done but what needs the bootstrap intervals (the effect
     sizes): a caller with other work may do it then, while the child computes them. (Run
     them under ``special_values_expected``.)
@@ -493,7 +450,7 @@ def _analysis_steps(
     groups = _size_groups(pairs)
     levels = _confidence_levels(pairs)
     with _shared_intervals_beside(helper, settings, levels, shared, groups) as pending:
-        batched = _batched_parts(pairs, settings.large_sample, groups, known)
+        batched = _batched_parts(pairs, settings.large_sample, groups)
         inputs, ratios = effect_inputs_of([(pair.initial, pair.optimized) for pair in pairs],
                                           _resolutions(pairs))
         confidences = np.array(levels)
@@ -844,9 +801,8 @@ def _analyse_benchmarks(
     deferred: tuple[list[ReadPair], Iterator[None]] | None = None
     aside: list[ReadPair] = []  # read, to be analysed at the end (heavy, when streamed)
 
-    def analyse_streamed(batch: list[ReadPair], known: _KnownTests | None = None) -> None:
-        """A streamed batch, checked, analysed but for its effect sizes (``deferred``);
-        ``known``: its pairs' test arrays as read."""
+    def analyse_streamed(batch: list[ReadPair]) -> None:
+        """A streamed batch, checked, analysed but for its effect sizes (``deferred``)."""
         nonlocal deferred
         usable = _with_mean_ratios(batch, benchmarks, label)
         pairs.extend(usable)
@@ -859,7 +815,7 @@ def _analyse_benchmarks(
         deferred = None
         if light:  # (weights enter only the bootstrap aggregate, never streamed)
             ready = [plan.ready(pair, 1.0) for pair in light]
-            steps = _analysis_steps(plan.settings, bootstrap_forced, ready, helper, known)
+            steps = _analysis_steps(plan.settings, bootstrap_forced, ready, helper)
             next(steps)
             deferred = (ready, steps)
             if helper is None:  # (a thread computes the bootstrap: not left running)
@@ -878,13 +834,13 @@ def _analyse_benchmarks(
                 sent = _Checking.sent(waiting, benchmarks, label, transforms, helper)
                 waiting = []
                 if checking is not None:
-                    analyse_streamed(*checking.done(benchmarks, label))
+                    analyse_streamed(checking.done(benchmarks, label))
                 checking = sent
                 if helper is None:  # (nothing computed beside: checked now)
-                    analyse_streamed(*checking.done(benchmarks, label))
+                    analyse_streamed(checking.done(benchmarks, label))
                     checking = None
     if checking is not None:
-        analyse_streamed(*checking.done(benchmarks, label))
+        analyse_streamed(checking.done(benchmarks, label))
     checked = _transformed(waiting, benchmarks, label, transforms)
     usable = _with_mean_ratios(checked, benchmarks, label)
     _complete_deferred(deferred, collected)

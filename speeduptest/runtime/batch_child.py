@@ -7,10 +7,9 @@ else of the analysis:
   matrix products and partitions), computed while this process runs the batch's tests and
   decisions and taken for its effect sizes once the next batch is read;
 - in a streamed run, the measurement checks' steady states, lag-1 autocorrelations and
-  Mann–Kendall's tests (:func:`speeduptest.stats.steady.row_checks`), and the Shapiro–Wilk and
-  KS tests of its pairs as read (:func:`speeduptest.stats.protocol.protocol_arrays`: the
-  pairs that the checks leave as they are take them), sent as soon as a batch is read and
-  taken once the batch before it is analysed (:class:`speeduptest.analysis.benchmarks._Checking`).
+  Mann–Kendall's tests (:func:`speeduptest.stats.steady.row_checks`), sent as soon as a batch is
+  read and taken once the batch before it is analysed
+  (:class:`speeduptest.analysis.benchmarks._Checking`).
 
 A thread computed the bootstrap while the main one ran the tests, but each of its numpy calls
 needs the GIL to start, and the hand-overs cost the main thread a third of its time: 10,000
@@ -46,7 +45,6 @@ import numpy as np
 
 from speeduptest.runtime.array_child import ArrayChild, array_child
 from speeduptest.stats.effect_size import flat_bootstrap_ends
-from speeduptest.stats.protocol import ProtocolArrays, protocol_arrays
 from speeduptest.stats.steady import RowChecks, SeriesClass, SteadyState, row_checks
 
 #: Each group of benchmarks of the same sizes: confidences (b), initial (b × n), optimized
@@ -55,11 +53,8 @@ Group = tuple[np.ndarray, np.ndarray, np.ndarray]
 #: Each group's interval ends: low (b), high (b).
 Ends = tuple[np.ndarray, np.ndarray]
 
-#: Each group of pairs of samples of the same sizes: initial (b × n), optimized (b × m).
-Pairs = tuple[np.ndarray, np.ndarray]
-
 #: What a request asks for: the first value of its first array.
-_BOOTSTRAP, _CHECKS, _PROTOCOL = 0, 1, 2
+_BOOTSTRAP, _CHECKS = 0, 1
 #: The classes of a series, as the child sends them (by index).
 _CLASSES: tuple[SeriesClass, ...] = typing.get_args(SeriesClass)
 
@@ -73,11 +68,6 @@ def bootstrap_here(resamples: int, seed: int, groups: Sequence[Group]) -> list[E
 def checks_here(matrices: Sequence[np.ndarray], trend: bool) -> list[RowChecks]:
     """The checks' array work the child does, done in this process."""
     return [row_checks(rows, trend) for rows in matrices]
-
-
-def protocol_here(groups: Sequence[Pairs]) -> list[ProtocolArrays]:
-    """The protocol's test arrays the child computes, computed in this process."""
-    return [protocol_arrays(initial, optimized) for initial, optimized in groups]
 
 
 class BatchChild:
@@ -109,57 +99,20 @@ class BatchChild:
         answer = self._child.submit([np.array([_CHECKS, trend], dtype=np.int64), *matrices])
         return lambda: _row_checks(answer())
 
-    def protocol(self, groups: Sequence[Pairs]) -> Callable[[], list[ProtocolArrays]]:
-        """Send a batch's groups of pairs; the function returned waits for their
-        :func:`~speeduptest.stats.protocol.protocol_arrays`, or computes them here if the
-        child is gone."""
-        groups = [(np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float))
-                  for x, y in groups]
-        answer = self._child.submit([np.array([_PROTOCOL], dtype=np.int64),
-                                     *(side for group in groups for side in group)])
-        return lambda: _protocol_arrays(answer(), [x.shape[1] != y.shape[1] for x, y in groups])
-
 
 def _computed(arrays: list[np.ndarray]) -> list[np.ndarray]:
     """What the child computes of a request (:meth:`BatchChild.bootstrap`: each group's low
-    and high ends; :meth:`BatchChild.checks`: :func:`_checks_arrays` of each matrix's checks;
-    :meth:`BatchChild.protocol`: :func:`_protocol_encoded` of each group's test arrays)."""
+    and high ends; :meth:`BatchChild.checks`: :func:`_checks_arrays` of each matrix's checks)."""
     request = arrays[0].tolist()
     if request[0] == _BOOTSTRAP:
         groups = [tuple(arrays[first:first + 3]) for first in range(1, len(arrays), 3)]
         return [end for ends in bootstrap_here(request[1], request[2], groups) for end in ends]
-    if request[0] == _PROTOCOL:
-        return [array for found in protocol_here(list(zip(arrays[1::2], arrays[2::2],
-                                                              strict=True)))
-                for array in _protocol_encoded(found)]
     return [array for found in checks_here(arrays[1:], bool(request[1]))
             for array in _checks_arrays(found)]
 
 
 def _pairs(arrays: list[np.ndarray]) -> list[Ends]:
     return [(arrays[index], arrays[index + 1]) for index in range(0, len(arrays), 2)]
-
-
-def _protocol_encoded(found: ProtocolArrays) -> list[np.ndarray]:
-    """A group's test arrays as the child sends them: the flags of what is computed as
-    integers; the reverse KS arrays only where the sizes differ."""
-    arrays = [part for side in (found.shapiro_x, found.shapiro_y) for part in side]
-    arrays[2], arrays[5] = arrays[2].astype(np.int64), arrays[5].astype(np.int64)
-    return [*arrays, *found.ks, *(found.ks_reverse or ())]
-
-
-def _protocol_arrays(arrays: list[np.ndarray], reverse: list[bool]) -> list[ProtocolArrays]:
-    """Each group's :class:`ProtocolArrays` from what :func:`_protocol_encoded` sent
-    (``reverse``: whether each group's sizes differ)."""
-    found, first = [], 0
-    for with_reverse in reverse:
-        parts = arrays[first:first + (10 if with_reverse else 8)]
-        first += len(parts)
-        found.append(ProtocolArrays((parts[0], parts[1], parts[2].astype(bool)),
-                                    (parts[3], parts[4], parts[5].astype(bool)),
-                                    (parts[6], parts[7]),
-                                    (parts[8], parts[9]) if with_reverse else None))
-    return found
 
 
 def _checks_arrays(found: RowChecks) -> tuple[np.ndarray, ...]:

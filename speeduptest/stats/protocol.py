@@ -13,20 +13,15 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from speeduptest.notices import Notice
 from speeduptest.stats.defaults import DEFAULT_ALPHA, DEFAULT_LARGE_SAMPLE
 from speeduptest.stats.hypothesis import IDENTICAL_NOTE
-from speeduptest.stats.kolmogorov_smirnov import KSResult, ks_arrays, ks_results, ks_test_rows
-from speeduptest.stats.normality import (
-    ShapiroResult,
-    shapiro_wilk_arrays,
-    shapiro_wilk_results,
-    shapiro_wilk_rows,
-)
+from speeduptest.stats.kolmogorov_smirnov import KSResult, ks_test_rows
+from speeduptest.stats.normality import ShapiroResult, shapiro_wilk_rows
 from speeduptest.stats.parametric import (
     FTestResult,
     Moments,
@@ -312,8 +307,7 @@ def _one_way(a: np.ndarray, b: np.ndarray, moments_a: Moments, moments_b: Moment
 class _BothWays(NamedTuple):
     """What both directions of the protocol share over a chunk of rows: the rows at their
     common scale, their Shapiro–Wilk tests and moments, the t-tests and rank tests of both
-    directions as arrays (forward, reverse), the forward tests, and the reverse KS tests
-    where they are known already (:class:`ProtocolArrays`)."""
+    directions as arrays (forward, reverse), and the forward tests."""
 
     xs: np.ndarray
     ys: np.ndarray
@@ -325,69 +319,27 @@ class _BothWays(NamedTuple):
     welch: tuple[TArrays, TArrays]
     wilcoxon: tuple[WilcoxonArrays, WilcoxonArrays]
     forward: list[ProtocolTests]
-    ks_reverse: list[KSResult] | None = None
 
     def shared_ks(self) -> list[KSResult] | None:
-        """The forward KS tests where the reverse ones are the same (equal sizes), or the
-        reverse ones known already."""
-        if self.xs.shape[1] == self.ys.shape[1]:
-            return [tests.ks for tests in self.forward]
-        return self.ks_reverse
+        """The forward KS tests where the reverse ones are the same (equal sizes)."""
+        return ([tests.ks for tests in self.forward]
+                if self.xs.shape[1] == self.ys.shape[1] else None)
 
 
-class ProtocolArrays(NamedTuple):
-    """The array work of the protocol's Shapiro–Wilk and KS tests over rows of pairs of
-    samples (the bulk of :func:`run_tests_and_slowdowns`'s), which needs nothing else and
-    can be done beforehand, in another process (:func:`protocol_arrays`): each side's
-    :func:`~speeduptest.stats.normality.shapiro_wilk_arrays` and the KS test's
-    :func:`~speeduptest.stats.kolmogorov_smirnov.ks_arrays`, both ways where the sizes differ,
-    of the rows at their common scale."""
-
-    shapiro_x: tuple[np.ndarray, np.ndarray, np.ndarray]
-    shapiro_y: tuple[np.ndarray, np.ndarray, np.ndarray]
-    ks: tuple[np.ndarray, np.ndarray]
-    ks_reverse: tuple[np.ndarray, np.ndarray] | None  # (None: equal sizes, the same)
-
-    def take(self, rows: slice | np.ndarray) -> ProtocolArrays:
-        """The arrays of ``rows`` alone."""
-        def part(arrays: tuple[np.ndarray, ...] | None) -> Any:
-            return None if arrays is None else tuple(array[rows] for array in arrays)
-        return ProtocolArrays(*(part(arrays) for arrays in self))
-
-
-def protocol_arrays(x: np.ndarray, y: np.ndarray) -> ProtocolArrays:
-    """The :class:`ProtocolArrays` of the rows of ``x`` and ``y`` (shapes (B, n) and (B, m)),
-    which :func:`run_tests_and_slowdowns` of the same rows takes instead of computing them:
-    the same numbers (a row's tests depend on no other row)."""
-    x, y = paired_rows(x, y)
-    xs, ys = common_scale_rows(x, y)
-    return ProtocolArrays(shapiro_wilk_arrays(xs), shapiro_wilk_arrays(ys), ks_arrays(xs, ys),
-                      None if xs.shape[1] == ys.shape[1] else ks_arrays(ys, xs))
-
-
-def _both_ways(x: np.ndarray, y: np.ndarray, known: ProtocolArrays | None = None) -> _BothWays:
+def _both_ways(x: np.ndarray, y: np.ndarray) -> _BothWays:
     """The forward tests of every row, and what the reverse ones share with them: Student's
-    and Welch's spreads computed once, the rank test's pooled rows ranked once; ``known``:
-    the rows' :class:`ProtocolArrays`, already computed."""
+    and Welch's spreads computed once, the rank test's pooled rows ranked once."""
     xs, ys = common_scale_rows(x, y)
-    n, m = xs.shape[1], ys.shape[1]
-    if known is None:
-        shapiro_x, shapiro_y, ks, ks_reverse = (shapiro_wilk_rows(xs), shapiro_wilk_rows(ys),
-                                                None, None)
-    else:
-        shapiro_x = shapiro_wilk_results(*known.shapiro_x, n)
-        shapiro_y = shapiro_wilk_results(*known.shapiro_y, m)
-        ks = ks_results(*known.ks, n, m)
-        ks_reverse = None if known.ks_reverse is None else ks_results(*known.ks_reverse, m, n)
+    shapiro_x, shapiro_y = shapiro_wilk_rows(xs), shapiro_wilk_rows(ys)
     moments_x, moments_y = Moments.of(xs), Moments.of(ys)
     student, welch = (t_arrays_both_ways(moments_x, moments_y, equal_var=equal_var)
                       for equal_var in (True, False))
     wmw = wilcoxon_arrays_both_ways(xs, ys)
     forward = _one_way(xs, ys, moments_x, moments_y, shapiro_x, shapiro_y, (
         t_objects(student[0], True, "greater"), t_objects(welch[0], False, "greater")),
-        wilcoxon_objects(wmw[0], "greater"), ks)
+        wilcoxon_objects(wmw[0], "greater"))
     return _BothWays(xs, ys, shapiro_x, shapiro_y, moments_x, moments_y, student, welch, wmw,
-                     forward, ks_reverse)
+                     forward)
 
 
 def _odd_rows_reversed(x: np.ndarray, y: np.ndarray) -> tuple[list[int], list[ProtocolTests]]:
@@ -400,14 +352,13 @@ def _odd_rows_reversed(x: np.ndarray, y: np.ndarray) -> tuple[list[int], list[Pr
 
 
 def run_tests_and_slowdowns(x: np.ndarray, y: np.ndarray, small: bool,
-                            alphas: Sequence[float], known: ProtocolArrays | None = None
+                            alphas: Sequence[float]
                             ) -> tuple[list[ProtocolTests], list[SlowdownCheck]]:
     """``run_tests_batched(x, y)``, and for every row the :class:`SlowdownCheck` at its
     ``alphas`` that :func:`mean_outcome` and :func:`median_outcome` make of
     ``run_tests_batched(y, x)``, read from the reverse tests' arrays rather than from
     result objects made for it (the same numbers: :func:`run_tests_both_ways`'s; 10,000
-    pairs: 50,000 objects fewer, ~35 ms). ``known``: the rows' :func:`protocol_arrays`, where
-    they are computed already."""
+    pairs: 50,000 objects fewer, ~35 ms)."""
     x, y = paired_rows(x, y)
     chunk = max(1, CHUNK_VALUES // max(1, x.shape[1] + y.shape[1]))
     alpha = np.asarray(alphas, dtype=float)
@@ -415,7 +366,7 @@ def run_tests_and_slowdowns(x: np.ndarray, y: np.ndarray, small: bool,
     checks: list[SlowdownCheck] = []
     for start in range(0, x.shape[0], chunk):
         rows = slice(start, start + chunk)
-        found = _both_ways(x[rows], y[rows], None if known is None else known.take(rows))
+        found = _both_ways(x[rows], y[rows])
         forward.extend(found.forward)
         found_checks = _slowdown_checks(found, small, alpha[rows])
         for row, tests in zip(*_odd_rows_reversed(x[rows], y[rows]), strict=True):
