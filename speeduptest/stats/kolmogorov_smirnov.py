@@ -68,20 +68,15 @@ def ks_test_rows(x: np.ndarray, y: np.ndarray) -> list[KSResult]:
     the anti-diagonals of the lattice, m + n vectorised steps over the rows.
     """
     x, y = paired_rows(x, y)
-    return ks_results(*ks_arrays(x, y), x.shape[1], y.shape[1])
-
-
-def ks_arrays(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The numbers :func:`ks_test_rows` makes its results of: each row's D and p-value."""
-    x, y = paired_rows(x, y)
     m, n = x.shape[1], y.shape[1]
     median_x, median_y = np.median(x, axis=1), np.median(y, axis=1)
-    if not _exact(m, n) and m + n >= LONG_ROW_SIZE:  # no pattern of ties needed: row by row
+    exact = m * n < KS_EXACT_PRODUCT
+    if not exact and m + n >= LONG_ROW_SIZE:  # no pattern of ties needed: row by row
         distance = _smirnov_distance_long(x, y, median_x, median_y)
     else:
         distance, block_end = _smirnov_distance(x, y, median_x, median_y)
     statistic = distance / (m * n)
-    if _exact(m, n):
+    if exact:
         pay = CELLS_PAY if (m, n) in _LATTICES_BUILT else CELLS_PAY_UNBUILT
         if statistic.size * m * n < pay * (m + n):
             # Too few rows for the m + n vectorised steps to pay: the recursion cell by cell.
@@ -90,22 +85,13 @@ def ks_arrays(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         else:
             threshold = np.rint(statistic * m * n).astype(np.int64)
             p_value = _smirnov_exact_distinct(threshold, m, n, block_end)
+        method: Literal["exact", "asymptotic"] = "exact"
     else:
         p_value = special.kolmogorov(math.sqrt(m * n / (m + n)) * statistic)
-    return statistic, np.asarray(p_value, dtype=float).reshape(statistic.shape)
-
-
-def ks_results(statistic: np.ndarray, p_value: np.ndarray, m: int, n: int) -> list[KSResult]:
-    """The results of :func:`ks_test_rows` from its :func:`ks_arrays` (samples of ``m`` and
-    ``n`` values)."""
-    method: Literal["exact", "asymptotic"] = "exact" if _exact(m, n) else "asymptotic"
-    return [KSResult(s, p, method) for s, p in zip(statistic.tolist(), p_value.tolist(),
+        method = "asymptotic"
+    return [KSResult(s, p, method) for s, p in zip(statistic.tolist(),
+                                                   np.asarray(p_value, float).tolist(),
                                                    strict=True)]
-
-
-def _exact(m: int, n: int) -> bool:
-    """Whether samples of ``m`` and ``n`` values get the exact p-value (as R's ks.test)."""
-    return m * n < KS_EXACT_PRODUCT
 
 
 def _smirnov_distance(x: np.ndarray, y: np.ndarray, median_x: np.ndarray,

@@ -55,20 +55,12 @@ def shapiro_wilk_rows(samples: np.ndarray) -> list[ShapiroResult]:
     1e-19 gives W = 1, p = 1) cannot mistake tiny times for constants.
     """
     samples = as_rows(samples)
-    return shapiro_wilk_results(*shapiro_wilk_arrays(samples), samples.shape[1])
-
-
-def shapiro_wilk_arrays(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The numbers :func:`shapiro_wilk_rows` makes its results of: each row's W and p-value
-    (NaN where not computed) and whether it is computed (its values not all identical; of
-    3 to 5000 values)."""
-    samples = as_rows(samples)
     rows, n = samples.shape
+    if n < 3 or n > SHAPIRO_MAX_SIZE:
+        return [ShapiroResult(None, None, n, note=SHAPIRO_SIZE_NOTE)] * rows
+    computed = samples.max(axis=1) != samples.min(axis=1)  # NaN rows too: not representable
     w = np.full(rows, np.nan)
     p_value = np.full(rows, np.nan)
-    if n < 3 or n > SHAPIRO_MAX_SIZE:
-        return w, p_value, np.zeros(rows, dtype=bool)
-    computed = samples.max(axis=1) != samples.min(axis=1)  # NaN rows too: not representable
     if computed.any():
         sample = samples[computed]
         exponent = np.frexp(np.abs(sample).max(axis=1))[1]
@@ -76,15 +68,6 @@ def shapiro_wilk_arrays(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
         ordered = np.sort(sample, axis=1)
         ordered -= sample[:, n // 2, None]  # scipy subtracts x[n // 2] of the unsorted data
         w[computed], p_value[computed] = _swilk(ordered, n)
-    return w, p_value, computed
-
-
-def shapiro_wilk_results(w: np.ndarray, p_value: np.ndarray, computed: np.ndarray, n: int
-                         ) -> list[ShapiroResult]:
-    """The results of :func:`shapiro_wilk_rows` from its :func:`shapiro_wilk_arrays` (samples
-    of ``n`` values)."""
-    if n < 3 or n > SHAPIRO_MAX_SIZE:
-        return [ShapiroResult(None, None, n, note=SHAPIRO_SIZE_NOTE)] * len(w)
     not_computed = ShapiroResult(None, None, n, note=IDENTICAL_NOTE)
     not_representable = ShapiroResult(None, None, n, note=SHAPIRO_NOT_REPRESENTABLE)
     finite = (np.isfinite(w) & np.isfinite(p_value)).tolist()
