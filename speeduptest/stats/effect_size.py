@@ -381,18 +381,20 @@ def _transposed_counts(size: int, resamples: int, seed: int, side: int) -> np.nd
     return counts
 
 
-def _resampled_flat_means(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray,
-                                                                          np.ndarray]:
+def _resampled_flat_means(values: np.ndarray, counts: np.ndarray, out: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
     """Resampled means of each row of ``values`` (benchmarks × n), given the transposed count
     matrix (n × resamples, floats), at the scale that brings each row's largest value near 1
     (exact powers of two, returned with the means) so that no sum of times near 1e308
-    overflows. Each row is its own vector–matrix product (matmul over a stack): a benchmark's
-    means do not depend on the rows beside it, as one matrix–matrix product's would (BLAS
-    picks its kernel by the shape: one row and 64 rows round differently)."""
+    overflows; made in ``out`` (at least benchmarks × 1 × resamples). Each row is its own
+    vector–matrix product (matmul over a stack): a benchmark's means do not depend on the
+    rows beside it, as one matrix–matrix product's would (BLAS picks its kernel by the shape:
+    one row and 64 rows round differently)."""
     exponents = np.frexp(values.max(axis=1))[1]
     scaled = np.ldexp(values, -exponents[:, None])
-    sums = np.matmul(scaled[:, None, :], counts)[:, 0, :]
-    return sums / values.shape[1], exponents
+    sums = np.matmul(scaled[:, None, :], counts, out=out[:len(values)])[:, 0, :]
+    sums /= values.shape[1]
+    return sums, exponents
 
 
 def flat_bootstrap_intervals(initial: np.ndarray, optimized: np.ndarray,
@@ -429,11 +431,15 @@ def flat_bootstrap_ends(initial: np.ndarray, optimized: np.ndarray,
     counts_o = _transposed_counts(optimized.shape[1], resamples, seed, 1)
     low, high = np.empty(len(initial)), np.empty(len(initial))
     rows_per_chunk = max(1, _CHUNK_ROWS_ELEMENTS // resamples)  # the rows are independent
+    # Every chunk's means made in the same two arrays: fresh ones, of megabytes each, were
+    # memory the system gave anew for each chunk (10,000 pairs: 34,000 page faults).
+    chunk = min(rows_per_chunk, len(initial))
+    made_i, made_o = np.empty((chunk, 1, resamples)), np.empty((chunk, 1, resamples))
     for start in range(0, len(initial), rows_per_chunk):
         rows = slice(start, start + rows_per_chunk)
-        means_i, exponents_i = _resampled_flat_means(initial[rows], counts_i)
-        means_o, exponents_o = _resampled_flat_means(optimized[rows], counts_o)
-        ratios = means_i / means_o
+        means_i, exponents_i = _resampled_flat_means(initial[rows], counts_i, made_i)
+        means_o, exponents_o = _resampled_flat_means(optimized[rows], counts_o, made_o)
+        ratios = np.divide(means_i, means_o, out=means_i)
         levels = np.unique(confidence[rows])
         if levels.size == 1:  # (as a rule: the ratios partitioned where they are, no copies)
             level = levels[0]
