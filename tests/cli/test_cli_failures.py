@@ -173,8 +173,7 @@ def test_results_json_is_encoded_in_blocks_as_it_is_written(tmp_path, monkeypatc
     from speeduptest.render import json_results
 
     assert main([CONFIG, "-o", str(tmp_path / "whole"), "--quiet", "--format", "json"]) == 0
-    monkeypatch.setattr(json_results, "_BLOCK", 1)  # a block per few benchmarks
-    monkeypatch.setattr(json_results, "_ENCODED_TOGETHER", 3)
+    monkeypatch.setattr(json_results, "_ENCODED_TOGETHER", 3)  # a block per 3 benchmarks
     assert main([CONFIG, "-o", str(tmp_path / "blocks"), "--quiet", "--format", "json"]) == 0
     whole = (tmp_path / "whole" / "results.json").read_bytes()
     assert (tmp_path / "blocks" / "results.json").read_bytes() == whole
@@ -222,7 +221,7 @@ def test_a_failure_while_results_json_is_written_leaves_the_old_report(tmp_path,
             raise ZeroDivisionError("in the third benchmark")
         return encode(benchmark)
 
-    monkeypatch.setattr(json_results, "_BLOCK", 1)
+    monkeypatch.setattr(json_results, "_ENCODED_TOGETHER", 1)  # (two written before)
     monkeypatch.setattr(json_results, "_benchmark", failing)
     assert main([CONFIG, "-o", str(out), "--quiet", "--format", "json"]) == 4
     assert "ZeroDivisionError: in the third benchmark" in one_error_line(capsys)
