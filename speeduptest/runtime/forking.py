@@ -52,6 +52,7 @@ class Child:
         self.pid = pid
         self.stopped = False
         self._done = done
+        self._finished: bool | None = None
 
     def finished(self) -> bool:
         """Wait for its work to end; whether it did it (it says so through the pipe once the
@@ -59,12 +60,12 @@ class Child:
         :meth:`stop`, at the end of the block of :func:`child_process`: the system takes a
         large child's memory apart as it exits (the writer's at 10,000 benchmarks: ~12 ms),
         meanwhile this process goes on. (Interrupted, the block stops it.)"""
-        if self.stopped:
-            return False
-        try:
-            return os.read(self._done, 1) == _DONE
-        except OSError:
-            return False
+        if self._finished is None and not self.stopped:
+            try:
+                self._finished = os.read(self._done, 1) == _DONE
+            except OSError:
+                self._finished = False
+        return bool(self._finished)
 
     def stop(self) -> None:
         """Stop it (done, or abandoned on an interrupt) and wait for it. Ctrl-C is held
@@ -72,9 +73,9 @@ class Child:
         leave a zombie."""
         if self.stopped:
             return
-        os.close(self._done)
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         try:
+            os.close(self._done)
             try:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:  # reaped by someone else (a host waiting for any)
@@ -95,18 +96,19 @@ def child_process(work: Callable[[], None]) -> Iterator[Child | None]:
     if not can_fork():
         yield None
         return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         done, say_done = os.pipe()
     except OSError:  # (no descriptor left)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         yield None
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
     try:
         pid = os.fork()
     except OSError:  # limits, memory
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        os.close(done)
+        os.close(done)  # (before Ctrl-C is let through)
         os.close(say_done)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         yield None
         return
     if pid == 0:  # pragma: no cover - the child process

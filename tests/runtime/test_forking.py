@@ -66,3 +66,23 @@ def test_a_stopped_child_has_not_finished() -> None:
         child.stop()
         assert not child.finished()
         assert _reaped(child.pid)
+
+
+def _descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def test_no_descriptor_is_left_open(monkeypatch) -> None:
+    before = _descriptors()
+    with child_process(lambda: None) as child:
+        assert child is not None and child.finished()
+        assert child.finished()  # (asked again: the same answer, nothing read)
+    assert _descriptors() == before
+
+    def no_fork() -> int:
+        raise OSError("no process to be had")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    with child_process(lambda: None) as child:
+        assert child is None
+    assert _descriptors() == before
