@@ -77,7 +77,8 @@ class Child:
         try:
             os.close(self._done)
             try:
-                os.kill(self.pid, signal.SIGKILL)
+                if not self._finished:  # (done: it exits by itself, and is not signalled,
+                    os.kill(self.pid, signal.SIGKILL)  # whoever may have reaped it)
             except ProcessLookupError:  # reaped by someone else (a host waiting for any)
                 return
             with contextlib.suppress(ChildProcessError):
