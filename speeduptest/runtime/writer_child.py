@@ -25,9 +25,9 @@ second: a run that fits without the child fits with it.
 
 What it buys, measured for issue 24 (``SPEEDUPTEST_WITHOUT=writer_child``: this process
 makes every part; ``benchmarks/runtime_mechanisms.py``, ``--format json``, median of runs
-paired with a run as it is, 2-core machine): 6.9% of the run at 100,000 pairs of 31 values
-(16.77 s without, 15.56 s with, 5 rounds; a first series of 3: 6.7%); 3.0-4.4% at 10,000
-pairs in two series (1.89-1.91 s without, 1.82-1.84 s with).
+paired with a run as it is, 2-core machine): 7.8% of the run at 100,000 pairs of 31 values
+(16.17 s without, 14.90 s with, 4 rounds; quartiles of the gain -0.5% to +10.3%), 5.9% at
+10,000 (1.92 s without, 1.81 s with, 9 rounds; quartiles +4.8% to +7.5%).
 """
 
 from __future__ import annotations
