@@ -99,11 +99,10 @@ class ArrayChild:
         is then out of step, and the child is asked nothing more."""
         try:
             yield
-        except (ChildGone, OSError):
+        except BaseException as error:
             self._gone = True
-        except BaseException:
-            self._gone = True
-            raise
+            if not isinstance(error, (ChildGone, OSError)):
+                raise
 
     def _send(self, arrays: Sequence[np.ndarray]) -> None:
         """Send a message, reading into the inbox whatever the child answers meanwhile: it

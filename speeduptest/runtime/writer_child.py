@@ -44,8 +44,10 @@ from speeduptest.runtime.forking import can_fork, child_process
 #: Entries below which a file is made in one process (results.json: one per benchmark).
 MIN_ENTRIES = 2_000
 
+#: A block of a file's content, as it is written.
+Block = bytes | memoryview
 #: A part of a file: a function making its blocks.
-Part = Callable[[], Iterable[bytes | memoryview]]
+Part = Callable[[], Iterable[Block]]
 
 #: What ``sendfile`` says when it cannot copy between two files (then copied by reading).
 _NO_SENDFILE = {errno.EINVAL, errno.ENOSYS, errno.EXDEV, errno.EOPNOTSUPP}
@@ -93,7 +95,7 @@ def _room_for_copies() -> bool:
     return available > resident
 
 
-def write_parts(descriptor: int, write: Callable[[Iterable[bytes | memoryview]], None],
+def write_parts(descriptor: int, write: Callable[[Iterable[Block]], None],
                 parts: Sequence[Part], folder: str | os.PathLike[str], prefix: str) -> None:
     """Write ``parts`` one after the other: ``write`` writes blocks to the open file
     ``descriptor`` (at its position); with two parts the second is made by a child, if one
@@ -131,7 +133,7 @@ def _unnamed_file(folder: str | os.PathLike[str], prefix: str) -> Iterator[int]:
         yield unnamed.fileno()
 
 
-def _write_all(descriptor: int, blocks: Iterable[bytes | memoryview]) -> None:
+def _write_all(descriptor: int, blocks: Iterable[Block]) -> None:
     for block in blocks:
         with memoryview(block) as view:
             while view:

@@ -858,12 +858,9 @@ def _check_plain(samples: Sequence[Hierarchy], matrix: SeriesMatrix, found: RowC
         effective = (np.minimum(float(length), length * (1 - clipped) / (1 + clipped))
                      + 0.0).tolist()
         lags, dependent = lags.tolist(), dependent.tolist()
-    kept = np.flatnonzero(analysed_as_is).tolist()
-    others: list[tuple[int, list[SteadyState]]] = []
-    if len(kept) < len(part):
-        kept_rows = set(kept)
-        others += [(position, [states[row]]) for row, position in enumerate(part)
-                   if row not in kept_rows]
+    as_is = analysed_as_is.tolist()
+    kept = [row for row, keep in enumerate(as_is) if keep]
+    others = [(position, [states[row]]) for row, position in enumerate(part) if not as_is[row]]
     dependence_found = order = None
     for row in kept:
         position, state = part[row], states[row]
